@@ -1,0 +1,17 @@
+# Options for the project's own targets only: -Wall -Wextra -Werror and the optional
+# sanitizers. They live on an internal interface target that the exported targets
+# never carry, so users of the installed package get no flags from us.
+option(SOFTFLOAT_SANITIZE "Build with AddressSanitizer and UndefinedBehaviorSanitizer" OFF)
+
+add_library(softfloat_project_options INTERFACE)
+target_compile_options(softfloat_project_options INTERFACE -Wall -Wextra -Werror)
+if(SOFTFLOAT_SANITIZE)
+  set(sanitizer_flags -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer)
+  target_compile_options(softfloat_project_options INTERFACE ${sanitizer_flags})
+  target_link_options(softfloat_project_options INTERFACE ${sanitizer_flags})
+endif()
+
+# Links the project options privately (build-only: not part of the export set).
+function(softfloat_use_project_options target)
+  target_link_libraries(${target} PRIVATE $<BUILD_INTERFACE:softfloat_project_options>)
+endfunction()

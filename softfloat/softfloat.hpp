@@ -1,0 +1,11 @@
+// Umbrella header: everything in the public contract, in namespace softfloat.
+#pragma once
+
+#include "softfloat/exact_value.hpp"
+#include "softfloat/float.hpp"
+#include "softfloat/format.hpp"
+#include "softfloat/format_spec.hpp"
+#include "softfloat/limits.hpp"
+#include "softfloat/named_formats.hpp"
+#include "softfloat/round_to_format.hpp"
+#include "softfloat/rounding.hpp"

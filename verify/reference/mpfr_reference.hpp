@@ -1,0 +1,32 @@
+// The MPFR reference: the correctly rounded code of a value in any Format, computed
+// by GNU MPFR at the format's precision (M + 1 bits) with its exponent range and
+// subnormalization, then the format's own overflow threshold. It shares no rounding
+// code with the library (only the Format description), so the two check each other.
+// Installed as softfloat::verify for users who define formats of their own.
+#pragma once
+
+#include <mpfr.h>
+
+#include <cstdint>
+
+#include "softfloat/format.hpp"
+
+namespace softfloat::verify {
+
+// The exact value of `code` in `format`, written to `out` (NaN, +-infinity or a
+// finite number). `out` must have at least M + 1 bits of precision.
+void exact_value_of(mpfr_t out, std::uint64_t code, const Format& format);
+
+// The code of the exact value `x` rounded to `format` with MPFR's rounding `rnd`
+// (MPFR_RNDN, RNDZ, RNDU, RNDD or RNDA). `x` must not be NaN.
+std::uint64_t reference_round(mpfr_srcptr x, const Format& format, mpfr_rnd_t rnd = MPFR_RNDN);
+
+// The same for float and double arguments, NaN included (quiet, sign kept, top
+// payload bits kept where the format has several NaN codes).
+std::uint64_t reference_round(float x, const Format& format, mpfr_rnd_t rnd = MPFR_RNDN);
+std::uint64_t reference_round(double x, const Format& format, mpfr_rnd_t rnd = MPFR_RNDN);
+
+// The value of `code` as a double, through MPFR (exact when double holds it).
+double reference_value(std::uint64_t code, const Format& format);
+
+}  // namespace softfloat::verify
