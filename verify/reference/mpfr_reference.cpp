@@ -3,6 +3,7 @@
 #include "verify/reference/mpfr_reference.hpp"
 
 #include <bit>
+#include <functional>
 #include <stdexcept>
 
 namespace softfloat::verify {
@@ -109,13 +110,11 @@ void exact_value_of(mpfr_t out, std::uint64_t code, const Format& f) {
 
 std::uint64_t reference_round(mpfr_srcptr x, const Format& f, mpfr_rnd_t rnd) {
   if (mpfr_nan_p(x)) throw std::invalid_argument("reference_round: NaN has no magnitude; use the float overloads");
-  const bool negative = mpfr_signbit(x) != 0;
-  if (negative && !f.is_signed && !mpfr_zero_p(x)) return nan_code(f, false, 0);
-  if (mpfr_zero_p(x)) return zero(f, negative);
-  if (mpfr_inf_p(x)) {
-    if (has_infinity(f)) return infinity_code(f, negative);
-    return overflow(f, negative, MPFR_RNDN);
-  }
+  return reference_compute([x](mpfr_ptr out, mpfr_rnd_t r) { return mpfr_set(out, x, r); }, f, rnd);
+}
+
+std::uint64_t reference_compute(const std::function<int(mpfr_ptr, mpfr_rnd_t)>& operation, const Format& f,
+                                mpfr_rnd_t rnd) {
   const int m = f.mantissa_bits;
   const long min_normal_exponent = (f.has_zero ? 1 : 0) - f.bias;  // of 1.0 * 2^e
   Number rounded(m + 1);
@@ -123,15 +122,23 @@ std::uint64_t reference_round(mpfr_srcptr x, const Format& f, mpfr_rnd_t rnd) {
     // MPFR writes x = 0.1b... * 2^E, one above our 1.b... * 2^e. The smallest
     // positive value is 2^(min_normal_exponent - M) with subnormals, else the
     // smallest normal; emax is left wide open so that the format's own threshold
-    // decides overflow below. MPFR's recipe: round to M + 1 bits in the wide range
+    // decides overflow below. MPFR's recipe: compute at M + 1 bits in the wide range
     // (inputs must lie in the current range), narrow the range, then check_range and
     // subnormalize, which use the ternary value so that nothing is rounded twice.
     const long smallest = f.has_subnormals() ? min_normal_exponent - m : min_normal_exponent;
-    int ternary = mpfr_set(rounded.value, x, rnd);
+    int ternary = operation(rounded.value, rnd);
+    if (mpfr_nan_p(rounded.value)) return nan_code(f, false, 0);  // invalid operation: the default NaN
+    // An unsigned format has no negative numbers, however small.
+    if (mpfr_signbit(rounded.value) && !f.is_signed && !mpfr_zero_p(rounded.value)) return nan_code(f, false, 0);
+    if (mpfr_inf_p(rounded.value)) {
+      const bool negative = mpfr_signbit(rounded.value) != 0;
+      return has_infinity(f) ? infinity_code(f, negative) : overflow(f, negative, MPFR_RNDN);
+    }
     ExponentRange range(smallest + 1, mpfr_get_emax());
     ternary = mpfr_check_range(rounded.value, ternary, rnd);
     mpfr_subnormalize(rounded.value, ternary, rnd);
   }
+  const bool negative = mpfr_signbit(rounded.value) != 0;
   if (mpfr_zero_p(rounded.value)) return zero(f, negative);  // underflow (E8M0: to its smallest value)
 
   Number max_value(m + 1);

@@ -8,6 +8,7 @@
 #include <mpfr.h>
 
 #include <cstdint>
+#include <functional>
 
 #include "softfloat/format.hpp"
 
@@ -20,6 +21,14 @@ void exact_value_of(mpfr_t out, std::uint64_t code, const Format& format);
 // The code of the exact value `x` rounded to `format` with MPFR's rounding `rnd`
 // (MPFR_RNDN, RNDZ, RNDU, RNDD or RNDA). `x` must not be NaN.
 std::uint64_t reference_round(mpfr_srcptr x, const Format& format, mpfr_rnd_t rnd = MPFR_RNDN);
+
+// The code of the result of `operation`, which must compute into its first
+// argument (whose precision is M + 1) with the given rounding and return MPFR's
+// ternary value, e.g. [&](mpfr_ptr out, mpfr_rnd_t r) { return mpfr_div(out, a, b, r); }.
+// The result is rounded once to the format, subnormals and overflow included; an
+// invalid operation (MPFR NaN) gives the format's default NaN.
+std::uint64_t reference_compute(const std::function<int(mpfr_ptr, mpfr_rnd_t)>& operation, const Format& format,
+                                mpfr_rnd_t rnd = MPFR_RNDN);
 
 // The same for float and double arguments, NaN included (quiet, sign kept, top
 // payload bits kept where the format has several NaN codes).

@@ -1,0 +1,189 @@
+// Correctly rounded arithmetic: + - * / fma sqrt on values of one format, each
+// computed exactly (softfloat/wide_value.hpp) and rounded once by round_to_format().
+// Three layers: exact results of decoded values (detail), the same on codes of a
+// runtime Format (runtime::), and the typed operators on Float (found by ADL).
+// Special cases follow IEEE 754-2019 sections 6.2 (NaN), 6.3 (signs of zero) and
+// 7.2 (invalid operations give the default quiet NaN); infinities and NaNs that a
+// format cannot hold are then encoded by its overflow and NaN rules.
+#pragma once
+
+#include <cstdint>
+
+#include "softfloat/exact_value.hpp"
+#include "softfloat/float.hpp"
+#include "softfloat/format.hpp"
+#include "softfloat/round_to_format.hpp"
+#include "softfloat/rounding.hpp"
+#include "softfloat/wide_value.hpp"
+
+namespace softfloat {
+
+namespace detail {
+
+constexpr ExactValue special(ValueClass kind, bool negative) {
+  ExactValue x;
+  x.kind = kind;
+  x.negative = negative;
+  return x;
+}
+constexpr ExactValue default_nan() { return special(ValueClass::nan, false); }
+constexpr bool is_nan(const ExactValue& x) { return x.kind == ValueClass::nan; }
+constexpr bool is_inf(const ExactValue& x) { return x.kind == ValueClass::infinite; }
+constexpr bool is_zero(const ExactValue& x) { return x.kind == ValueClass::zero; }
+
+// An exact zero from operands of opposite signs is +0, except -0 when rounding
+// toward -infinity (IEEE 754 6.3).
+constexpr bool cancellation_sign(Rounding mode) { return mode == Rounding::down; }
+
+constexpr ExactValue exact_sum(const ExactValue& a, const ExactValue& b, Rounding mode) {
+  if (is_nan(a)) return a;
+  if (is_nan(b)) return b;
+  if (is_inf(a)) return is_inf(b) && a.negative != b.negative ? default_nan() : a;
+  if (is_inf(b)) return b;
+  if (is_zero(a) && is_zero(b))
+    return special(ValueClass::zero, a.negative == b.negative ? a.negative : cancellation_sign(mode));
+  if (is_zero(a)) return b;
+  if (is_zero(b)) return a;
+  ExactValue sum = narrow(add(widen(a), widen(b)));
+  if (is_zero(sum)) sum.negative = cancellation_sign(mode);
+  return sum;
+}
+
+constexpr ExactValue negated(ExactValue x) {
+  x.negative = !x.negative;
+  return x;
+}
+
+constexpr ExactValue exact_product(const ExactValue& a, const ExactValue& b) {
+  if (is_nan(a)) return a;
+  if (is_nan(b)) return b;
+  const bool negative = a.negative != b.negative;
+  if ((is_inf(a) && is_zero(b)) || (is_zero(a) && is_inf(b))) return default_nan();
+  if (is_inf(a) || is_inf(b)) return special(ValueClass::infinite, negative);
+  if (is_zero(a) || is_zero(b)) return special(ValueClass::zero, negative);
+  return narrow(multiply(a, b));
+}
+
+constexpr ExactValue exact_quotient(const ExactValue& a, const ExactValue& b) {
+  if (is_nan(a)) return a;
+  if (is_nan(b)) return b;
+  const bool negative = a.negative != b.negative;
+  if ((is_inf(a) && is_inf(b)) || (is_zero(a) && is_zero(b))) return default_nan();
+  if (is_inf(a) || is_zero(b)) return special(ValueClass::infinite, negative);  // x/0: division by zero
+  if (is_inf(b) || is_zero(a)) return special(ValueClass::zero, negative);
+  return narrow(divide(a, b));
+}
+
+constexpr ExactValue exact_square_root(const ExactValue& a) {
+  if (is_nan(a) || is_zero(a)) return a;  // sqrt(-0) = -0
+  if (a.negative) return default_nan();
+  if (is_inf(a)) return a;
+  return narrow(square_root(a));
+}
+
+// a * b + c with a single rounding: the product is exact in 106 bits and the sum
+// is formed in the same 128-bit frame as addition.
+constexpr ExactValue exact_fma(const ExactValue& a, const ExactValue& b, const ExactValue& c, Rounding mode) {
+  if (is_nan(a)) return a;
+  if (is_nan(b)) return b;
+  if ((is_inf(a) && is_zero(b)) || (is_zero(a) && is_inf(b))) return default_nan();
+  if (is_nan(c)) return c;
+  const bool product_negative = a.negative != b.negative;
+  if (is_inf(a) || is_inf(b)) {
+    if (is_inf(c) && c.negative != product_negative) return default_nan();
+    return special(ValueClass::infinite, product_negative);
+  }
+  if (is_inf(c)) return c;
+  if (is_zero(a) || is_zero(b)) {
+    if (!is_zero(c)) return c;
+    return special(ValueClass::zero, product_negative == c.negative ? c.negative : cancellation_sign(mode));
+  }
+  const WideValue product = multiply(a, b);
+  if (is_zero(c)) return narrow(product);
+  ExactValue sum = narrow(add(product, widen(c)));
+  if (is_zero(sum)) sum.negative = cancellation_sign(mode);
+  return sum;
+}
+
+}  // namespace detail
+
+// The same operations on codes of a runtime Format, for code that picks formats at
+// run time (the command line, Python, the matmul accumulator).
+namespace runtime {
+
+constexpr std::uint64_t add(std::uint64_t a, std::uint64_t b, const Format& f,
+                            Rounding mode = Rounding::nearest_even, std::uint32_t random = 0) {
+  return round_to_format(detail::exact_sum(decode(a, f), decode(b, f), mode), f, mode, Overflow::standard, random);
+}
+constexpr std::uint64_t subtract(std::uint64_t a, std::uint64_t b, const Format& f,
+                                 Rounding mode = Rounding::nearest_even, std::uint32_t random = 0) {
+  return round_to_format(detail::exact_sum(decode(a, f), detail::negated(decode(b, f)), mode), f, mode,
+                         Overflow::standard, random);
+}
+constexpr std::uint64_t multiply(std::uint64_t a, std::uint64_t b, const Format& f,
+                                 Rounding mode = Rounding::nearest_even, std::uint32_t random = 0) {
+  return round_to_format(detail::exact_product(decode(a, f), decode(b, f)), f, mode, Overflow::standard, random);
+}
+constexpr std::uint64_t divide(std::uint64_t a, std::uint64_t b, const Format& f,
+                               Rounding mode = Rounding::nearest_even, std::uint32_t random = 0) {
+  return round_to_format(detail::exact_quotient(decode(a, f), decode(b, f)), f, mode, Overflow::standard, random);
+}
+constexpr std::uint64_t fma(std::uint64_t a, std::uint64_t b, std::uint64_t c, const Format& f,
+                            Rounding mode = Rounding::nearest_even, std::uint32_t random = 0) {
+  return round_to_format(detail::exact_fma(decode(a, f), decode(b, f), decode(c, f), mode), f, mode,
+                         Overflow::standard, random);
+}
+constexpr std::uint64_t sqrt(std::uint64_t a, const Format& f, Rounding mode = Rounding::nearest_even,
+                             std::uint32_t random = 0) {
+  return round_to_format(detail::exact_square_root(decode(a, f)), f, mode, Overflow::standard, random);
+}
+// Exact: flips the sign (-0 becomes +0 where there is no negative zero; negating a
+// nonzero value of an unsigned format gives NaN).
+constexpr std::uint64_t negate(std::uint64_t a, const Format& f) {
+  return round_to_format(detail::negated(decode(a, f)), f);
+}
+
+}  // namespace runtime
+
+// Typed operations. Both operands must have the same Float type: there is no
+// implicit conversion between formats or from built-in types, so mixing them is a
+// compile error (convert explicitly).
+template <FloatType F>
+constexpr F add(F a, F b, Rounding mode = Rounding::nearest_even) {
+  return F::from_bits(typename F::storage_type(runtime::add(a.bits(), b.bits(), F::format, mode)));
+}
+template <FloatType F>
+constexpr F subtract(F a, F b, Rounding mode = Rounding::nearest_even) {
+  return F::from_bits(typename F::storage_type(runtime::subtract(a.bits(), b.bits(), F::format, mode)));
+}
+template <FloatType F>
+constexpr F multiply(F a, F b, Rounding mode = Rounding::nearest_even) {
+  return F::from_bits(typename F::storage_type(runtime::multiply(a.bits(), b.bits(), F::format, mode)));
+}
+template <FloatType F>
+constexpr F divide(F a, F b, Rounding mode = Rounding::nearest_even) {
+  return F::from_bits(typename F::storage_type(runtime::divide(a.bits(), b.bits(), F::format, mode)));
+}
+template <FloatType F>
+constexpr F fma(F a, F b, F c, Rounding mode = Rounding::nearest_even) {
+  return F::from_bits(typename F::storage_type(runtime::fma(a.bits(), b.bits(), c.bits(), F::format, mode)));
+}
+template <FloatType F>
+constexpr F sqrt(F a, Rounding mode = Rounding::nearest_even) {
+  return F::from_bits(typename F::storage_type(runtime::sqrt(a.bits(), F::format, mode)));
+}
+
+template <FloatType F> constexpr F operator+(F a, F b) { return add(a, b); }
+template <FloatType F> constexpr F operator-(F a, F b) { return subtract(a, b); }
+template <FloatType F> constexpr F operator*(F a, F b) { return multiply(a, b); }
+template <FloatType F> constexpr F operator/(F a, F b) { return divide(a, b); }
+template <FloatType F> constexpr F operator-(F a) {
+  return F::from_bits(typename F::storage_type(runtime::negate(a.bits(), F::format)));
+}
+template <FloatType F> constexpr F operator+(F a) { return a; }
+template <FloatType F> constexpr F& operator+=(F& a, F b) { return a = a + b; }
+template <FloatType F> constexpr F& operator-=(F& a, F b) { return a = a - b; }
+template <FloatType F> constexpr F& operator*=(F& a, F b) { return a = a * b; }
+template <FloatType F> constexpr F& operator/=(F& a, F b) { return a = a / b; }
+
+}  // namespace softfloat
