@@ -39,7 +39,7 @@ constexpr NamedFormat named_formats[] = {
 
 constexpr std::string_view accepted =
     "expected a named format (fp32 fp64 bf16 fp16 tf32 e5m2 e4m3 e3m2 e2m3 e2m1 e8m0 e4m3fnuz "
-    "e5m2fnuz p3109_8p1..p3109_8p7) or eXmY with options :ieee :fn :finite :fnuz :unsigned :bias=N";
+    "e5m2fnuz p3109_8p1..p3109_8p7) or eXmY with options :ieee :fn :finite :fnuz :unsigned :nozero :bias=N";
 
 [[noreturn]] void reject(std::string_view spec, std::string_view why) {
   // Built with += rather than a chain of +: g++ 12 warns falsely (-Wrestrict) on the chain.
@@ -62,8 +62,13 @@ bool parse_widths(std::string_view text, int& e, int& m) {
   if (text.size() < 4 || text.front() != 'e') return false;
   const auto m_at = text.find('m');
   if (m_at == std::string_view::npos) return false;
-  return parse_int(text.substr(1, m_at - 1), e) && parse_int(text.substr(m_at + 1), m) &&
-         std::all_of(text.begin() + 1, text.end(), [](char c) { return c == 'm' || std::isdigit(c); });
+  const auto e_digits = text.substr(1, m_at - 1), m_digits = text.substr(m_at + 1);
+  // No leading zeros: "e04m03" must not slip past the named-format lookup of "e4m3".
+  auto canonical = [](std::string_view digits) {
+    return !digits.empty() && (digits.size() == 1 || digits.front() != '0') &&
+           std::all_of(digits.begin(), digits.end(), [](char c) { return std::isdigit(c); });
+  };
+  return canonical(e_digits) && canonical(m_digits) && parse_int(e_digits, e) && parse_int(m_digits, m);
 }
 
 std::vector<std::string_view> split(std::string_view text, char separator) {
@@ -108,7 +113,7 @@ Format parse_format(std::string_view spec) {
     reject(spec, "unknown format '" + std::string(head) + "'; " + std::string(accepted));
   }
 
-  bool has_specials = false, has_bias = false, is_unsigned = false;
+  bool has_specials = false, has_bias = false, is_unsigned = false, no_zero = false;
   Specials specials = Specials::ieee;
   int bias = 0;
   for (std::size_t i = 1; i < parts.size(); ++i) {
@@ -124,18 +129,21 @@ Format parse_format(std::string_view spec) {
     } else if (option == "unsigned") {
       if (is_unsigned) reject(spec, "':unsigned' given twice");
       is_unsigned = true;
+    } else if (option == "nozero") {
+      if (no_zero) reject(spec, "':nozero' given twice");
+      no_zero = true;
     } else if (option.substr(0, 5) == "bias=") {
       if (has_bias) reject(spec, "':bias=' given twice");
       if (!parse_int(option.substr(5), bias)) reject(spec, "the bias must be an integer, as in :bias=15");
       has_bias = true;
     } else {
       reject(spec, "unknown option '" + std::string(option) + "'; options are :ieee :fn :finite :fnuz "
-                   ":unsigned :bias=N");
+                   ":unsigned :nozero :bias=N");
     }
   }
   if (e < 1 || e > 11) reject(spec, describe(FormatProblem::exponent_bits_out_of_range));
   const int ieee_bias = (1 << (e - 1)) - 1;
-  Format format{e, m, has_bias ? bias : ieee_bias + (specials == Specials::fnuz ? 1 : 0), specials, !is_unsigned};
+  Format format{e, m, has_bias ? bias : ieee_bias + (specials == Specials::fnuz ? 1 : 0), specials, !is_unsigned, !no_zero};
   if (const auto problem = format.problem(); problem != FormatProblem::none) reject(spec, describe(problem));
   return format;
 }
@@ -153,6 +161,7 @@ std::string format_name(const Format& format) {
                                          [&](const NamedFormat& named) { return named.name == name; });
   if (format.specials != Specials::ieee || name_is_taken) (name += ':') += specials_name(format.specials);
   if (!format.is_signed) name += ":unsigned";
+  if (!format.has_zero) name += ":nozero";
   const int default_bias = (1 << (format.exponent_bits - 1)) - 1 + (format.specials == Specials::fnuz ? 1 : 0);
   if (format.bias != default_bias) (name += ":bias=") += std::to_string(format.bias);
   return name;

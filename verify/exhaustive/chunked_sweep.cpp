@@ -1,0 +1,130 @@
+// The chunked sweep over float bit patterns (see chunked_sweep.hpp).
+#include "verify/exhaustive/chunked_sweep.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <bit>
+#include <cstdio>
+#include <memory>
+#include <thread>
+
+namespace softfloat::verify {
+
+unsigned input_class(std::uint32_t float_bits) {
+  const std::uint32_t exponent = (float_bits >> 23) & 0xff, mantissa = float_bits & 0x7f'ffff;
+  if (exponent == 0 && mantissa != 0) return subnormal_input;
+  if (exponent == 0xff && mantissa != 0) return nan_input;
+  return no_class;
+}
+
+namespace {
+
+// Keeps the `limit` mismatches with the smallest input bits.
+void keep_first(std::vector<Mismatch>& list, std::size_t limit) {
+  std::sort(list.begin(), list.end(),
+            [](const Mismatch& a, const Mismatch& b) { return a.input_bits < b.input_bits; });
+  if (list.size() > limit) list.resize(limit);
+}
+
+// One thread's work: claim chunks until none is left, accumulating into `reports`.
+void sweep_chunks(const Conversion& reference, const std::vector<Candidate>& candidates,
+                  const SweepOptions& options, std::atomic<std::uint64_t>& next_chunk,
+                  std::vector<CandidateReport>& reports) {
+  const std::size_t chunk = options.chunk;
+  auto input = std::make_unique<float[]>(chunk);
+  auto expected = std::make_unique<std::uint16_t[]>(chunk);
+  auto got = std::make_unique<std::uint16_t[]>(chunk);
+  const std::uint64_t span = options.end_bits - options.first_bits;
+  const std::uint64_t chunk_count = (span + chunk - 1) / chunk;
+  for (std::uint64_t index = next_chunk++; index < chunk_count; index = next_chunk++) {
+    const std::uint64_t base = options.first_bits + index * chunk;
+    const std::size_t n = std::size_t(std::min<std::uint64_t>(chunk, options.end_bits - base));
+    for (std::size_t i = 0; i < n; ++i) input[i] = std::bit_cast<float>(std::uint32_t(base + i));
+    reference(input.get(), n, expected.get());
+    for (std::size_t c = 0; c < candidates.size(); ++c) {
+      const Candidate& candidate = candidates[c];
+      CandidateReport& report = reports[c];
+      // Poison the output so that an element the candidate forgets to write shows up.
+      std::fill(got.get(), got.get() + n, std::uint16_t(0xdead));
+      candidate.convert(input.get(), n, got.get());
+      std::uint64_t excluded = 0;
+      if (candidate.excluded_classes != no_class) {
+        for (std::size_t i = 0; i < n; ++i) {
+          const unsigned kind = input_class(std::uint32_t(base + i)) & candidate.excluded_classes;
+          report.excluded_subnormal += kind == subnormal_input;
+          report.excluded_nan += kind == nan_input;
+          excluded += kind != no_class;
+        }
+      }
+      report.compared += n - excluded;
+      for (std::size_t i = 0; i < n; ++i) {
+        if (got[i] == expected[i]) continue;
+        const std::uint32_t bits = std::uint32_t(base + i);
+        const unsigned excluded_kind = input_class(bits) & candidate.excluded_classes;
+        if (excluded_kind != no_class) {
+          report.different_subnormal += excluded_kind == subnormal_input;
+          report.different_nan += excluded_kind == nan_input;
+          continue;
+        }
+        ++report.mismatches;
+        if (report.first_mismatches.size() < options.max_listed) report.first_mismatches.push_back({bits, expected[i], got[i]});
+      }
+    }
+  }
+}
+
+}  // namespace
+
+std::vector<CandidateReport> sweep_floats(const Conversion& reference, const std::vector<Candidate>& candidates,
+                                          const SweepOptions& options) {
+  const int threads = std::max(1, options.threads);
+  std::vector<std::vector<CandidateReport>> per_thread(std::size_t(threads), std::vector<CandidateReport>(candidates.size()));
+  std::atomic<std::uint64_t> next_chunk{0};
+  std::vector<std::thread> workers;
+  for (int t = 0; t < threads; ++t)
+    workers.emplace_back([&, t] { sweep_chunks(reference, candidates, options, next_chunk, per_thread[std::size_t(t)]); });
+  for (std::thread& worker : workers) worker.join();
+
+  std::vector<CandidateReport> total(candidates.size());
+  for (std::size_t c = 0; c < candidates.size(); ++c) {
+    total[c].name = candidates[c].name;
+    for (const auto& reports : per_thread) {
+      const CandidateReport& part = reports[c];
+      total[c].compared += part.compared;
+      total[c].excluded_subnormal += part.excluded_subnormal;
+      total[c].excluded_nan += part.excluded_nan;
+      total[c].different_subnormal += part.different_subnormal;
+      total[c].different_nan += part.different_nan;
+      total[c].mismatches += part.mismatches;
+      total[c].first_mismatches.insert(total[c].first_mismatches.end(), part.first_mismatches.begin(),
+                                       part.first_mismatches.end());
+    }
+    keep_first(total[c].first_mismatches, options.max_listed);
+  }
+  return total;
+}
+
+std::string describe(const CandidateReport& report) {
+  char line[512];
+  std::snprintf(line, sizeof line, "%s: %llu inputs compared, %llu mismatches", report.name.c_str(),
+                static_cast<unsigned long long>(report.compared), static_cast<unsigned long long>(report.mismatches));
+  std::string text = line;
+  if (report.excluded_subnormal + report.excluded_nan > 0) {
+    std::snprintf(line, sizeof line,
+                  "; not compared: %llu subnormal inputs (it differs from the reference on %llu of them) "
+                  "and %llu NaN inputs (it differs on %llu)",
+                  static_cast<unsigned long long>(report.excluded_subnormal),
+                  static_cast<unsigned long long>(report.different_subnormal),
+                  static_cast<unsigned long long>(report.excluded_nan),
+                  static_cast<unsigned long long>(report.different_nan));
+    text += line;
+  }
+  for (const Mismatch& m : report.first_mismatches) {
+    std::snprintf(line, sizeof line, "\n  input 0x%08x (%.9g): expected 0x%04x, got 0x%04x", unsigned(m.input_bits),
+                  double(std::bit_cast<float>(m.input_bits)), unsigned(m.expected), unsigned(m.got));
+    text += line;
+  }
+  return text;
+}
+
+}  // namespace softfloat::verify

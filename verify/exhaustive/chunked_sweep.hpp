@@ -1,0 +1,63 @@
+// The chunked sweep: every float bit pattern (or a range of them) is converted by a
+// reference ONCE per chunk into a buffer, and then by each named candidate, whose
+// output is compared with that buffer. Adding a candidate (a SIMD path, a hardware
+// instruction) costs one conversion of the floats, not another reference. Chunks are
+// shared between threads; the report keeps the first mismatches of each candidate.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace softfloat::verify {
+
+// Converts n floats to codes (an 8-bit format's code sits in the low byte).
+using Conversion = std::function<void(const float* in, std::size_t n, std::uint16_t* out)>;
+
+// Kinds of float input a candidate may be excused from (as a bit set): a hardware
+// instruction that flushes subnormal inputs, or one whose NaN results differ.
+enum InputClass : unsigned { no_class = 0, subnormal_input = 1u << 0, nan_input = 1u << 1 };
+// The class of the float with these bits: subnormal_input, nan_input or no_class.
+unsigned input_class(std::uint32_t float_bits);
+
+struct Candidate {
+  std::string name;
+  Conversion convert;
+  unsigned excluded_classes = no_class;  // inputs of these classes are not compared
+};
+
+struct Mismatch {
+  std::uint32_t input_bits;
+  std::uint16_t expected, got;
+};
+
+struct CandidateReport {
+  std::string name;
+  std::uint64_t compared = 0;                // inputs compared with the reference
+  std::uint64_t excluded_subnormal = 0;      // subnormal inputs not compared
+  std::uint64_t excluded_nan = 0;            // NaN inputs not compared
+  // Of the excluded inputs, those where the candidate differed from the reference
+  // (what the exclusion hides, e.g. subnormal inputs flushed to zero).
+  std::uint64_t different_subnormal = 0, different_nan = 0;
+  std::uint64_t mismatches = 0;
+  std::vector<Mismatch> first_mismatches;    // the smallest input bits, at most max_listed
+};
+
+struct SweepOptions {
+  std::uint64_t first_bits = 0;            // the float bit patterns [first_bits, end_bits)
+  std::uint64_t end_bits = std::uint64_t{1} << 32;
+  std::size_t chunk = std::size_t{1} << 20;  // floats per chunk
+  int threads = 2;
+  std::size_t max_listed = 8;
+};
+
+// Runs the sweep and returns one report per candidate, in the candidates' order.
+std::vector<CandidateReport> sweep_floats(const Conversion& reference, const std::vector<Candidate>& candidates,
+                                          const SweepOptions& options = {});
+
+// "E4M3/library: 4294967296 compared, 0 mismatches" and the listed mismatches, one a line.
+std::string describe(const CandidateReport& report);
+
+}  // namespace softfloat::verify

@@ -1,0 +1,72 @@
+// The chunked sweep helper itself: it must report a wrong candidate (with the input,
+// expected and got), notice an element a candidate forgot to write, count excluded
+// inputs exactly, and agree on a range that does not fill its last chunk.
+#include <gtest/gtest.h>
+
+#include <bit>
+#include <cstdint>
+
+#include "verify/exhaustive/chunked_sweep.hpp"
+
+namespace softfloat::verify {
+namespace {
+
+// A stand-in reference: the top 16 bits of the float (truncation to bf16).
+void top_half(const float* in, std::size_t n, std::uint16_t* out) {
+  for (std::size_t i = 0; i < n; ++i) out[i] = std::uint16_t(std::bit_cast<std::uint32_t>(in[i]) >> 16);
+}
+
+TEST(ChunkedSweep, ReportsMismatchesWithInputExpectedAndGot) {
+  const std::uint32_t wrong_input = 0x3f81'2345;  // inside the swept range below
+  const Candidate off_by_one{"off by one", [&](const float* in, std::size_t n, std::uint16_t* out) {
+                               top_half(in, n, out);
+                               for (std::size_t i = 0; i < n; ++i)
+                                 if (std::bit_cast<std::uint32_t>(in[i]) == wrong_input) ++out[i];
+                             }};
+  const Candidate forgets_one{"forgets element 3", [](const float* in, std::size_t n, std::uint16_t* out) {
+                                for (std::size_t i = 0; i < n; ++i)
+                                  if (i != 3) out[i] = std::uint16_t(std::bit_cast<std::uint32_t>(in[i]) >> 16);
+                              }};
+  SweepOptions options;
+  options.first_bits = 0x3f80'0000;
+  options.end_bits = 0x3f80'0000 + 300'001;  // the last chunk is partial
+  options.chunk = 1 << 12;
+  const auto reports = sweep_floats(top_half, {{"exact", top_half}, off_by_one, forgets_one}, options);
+  ASSERT_EQ(reports.size(), 3u);
+  EXPECT_EQ(reports[0].mismatches, 0u);
+  EXPECT_EQ(reports[0].compared, 300'001u);
+  ASSERT_EQ(reports[1].mismatches, 1u);
+  EXPECT_EQ(reports[1].first_mismatches[0].input_bits, wrong_input);
+  EXPECT_EQ(reports[1].first_mismatches[0].expected, 0x3f81);
+  EXPECT_EQ(reports[1].first_mismatches[0].got, 0x3f82);
+  // 300001 floats in chunks of 4096: 74 chunks, each missing its element 3.
+  EXPECT_EQ(reports[2].mismatches, 74u);
+  EXPECT_EQ(reports[2].first_mismatches.size(), 8u);
+  EXPECT_EQ(reports[2].first_mismatches[0].input_bits, 0x3f80'0003u);
+}
+
+TEST(ChunkedSweep, CountsExcludedInputsByClass) {
+  // [0x7f7f'0000, 0x7f81'0000): 2^16 finite floats, +infinity and 2^16 - 1 NaNs; a
+  // candidate answering 0 everywhere differs on all of them except where top_half is 0.
+  SweepOptions options;
+  options.first_bits = 0x7f7f'0000;
+  options.end_bits = 0x7f81'0000;
+  options.chunk = 1 << 14;
+  const Candidate zero{"zero", [](const float*, std::size_t n, std::uint16_t* out) {
+                         for (std::size_t i = 0; i < n; ++i) out[i] = 0;
+                       },
+                       nan_input | subnormal_input};
+  const auto reports = sweep_floats(top_half, {zero}, options);
+  EXPECT_EQ(reports[0].excluded_nan, 65'535u);
+  EXPECT_EQ(reports[0].different_nan, 65'535u);
+  EXPECT_EQ(reports[0].excluded_subnormal, 0u);
+  EXPECT_EQ(reports[0].compared, 65'537u);
+  EXPECT_EQ(reports[0].mismatches, 65'537u);
+  EXPECT_EQ(input_class(0x0000'0001), subnormal_input);
+  EXPECT_EQ(input_class(0x8000'0000), no_class);
+  EXPECT_EQ(input_class(0xff80'0000), no_class);
+  EXPECT_EQ(input_class(0xff80'0001), nan_input);
+}
+
+}  // namespace
+}  // namespace softfloat::verify

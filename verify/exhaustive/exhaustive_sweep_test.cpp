@@ -1,0 +1,151 @@
+// All 2^32 float bit patterns (every NaN payload, both infinities and zeros, every
+// subnormal) converted to E4M3, E5M2, FP16, BF16 and E2M1: the library's
+// Float<...>(float).bits() must equal the table reference (itself checked against
+// MPFR in table_reference_test.cpp), and so must the x86 conversion instructions
+// where the CPU has them. Each format is its own test so that ctest runs them in
+// parallel; each sweep also splits its chunks over two threads. Every code of the
+// format must also convert back (operator float) to its MPFR value.
+#include <gtest/gtest.h>
+
+#include <bit>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "softfloat/softfloat.hpp"
+#include "verify/exhaustive/chunked_sweep.hpp"
+#include "verify/exhaustive/hardware_conversions.hpp"
+#include "verify/exhaustive/table_reference.hpp"
+#include "verify/reference/mpfr_reference.hpp"
+
+namespace softfloat::verify {
+namespace {
+
+constexpr std::uint64_t all_floats = std::uint64_t{1} << 32;
+
+template <class F>
+void library_quantize(const float* in, std::size_t n, std::uint16_t* out) {
+  for (std::size_t i = 0; i < n; ++i) out[i] = F(in[i]).bits();
+}
+
+// Runs the sweep, prints every candidate's report and fails on any mismatch.
+std::vector<CandidateReport> sweep_and_expect_no_mismatch(const char* format_name, const TableReference& table,
+                                  std::vector<Candidate> candidates) {
+  const Conversion reference = [&table](const float* in, std::size_t n, std::uint16_t* out) { table.round(in, n, out); };
+  const std::vector<CandidateReport> reports = sweep_floats(reference, candidates);
+  for (const CandidateReport& report : reports) {
+    std::printf("%s/%s\n", format_name, describe(report).c_str());
+    EXPECT_EQ(report.mismatches, 0u) << format_name << "/" << describe(report);
+    EXPECT_EQ(report.compared + report.excluded_subnormal + report.excluded_nan, all_floats) << report.name;
+  }
+  std::fflush(stdout);
+  return reports;
+}
+
+// The float the library should give for `code`: the MPFR value (exact in float for
+// these formats), or for a NaN code the quiet float NaN of the code's sign carrying
+// the code's payload bits left-aligned (IEEE style; the fn NaN carries none).
+template <class F>
+std::uint32_t expected_float_bits(std::uint32_t code) {
+  const Format format = F::format;
+  const double value = reference_value(code, format);
+  if (!std::isnan(value)) return std::bit_cast<std::uint32_t>(float(value));
+  const std::uint32_t sign = (code & format.sign_bit()) != 0 ? 0x8000'0000u : 0;
+  const std::uint32_t payload =
+      format.specials == Specials::ieee ? std::uint32_t(code & format.mantissa_mask()) << (23 - format.mantissa_bits) : 0;
+  return sign | 0x7fc0'0000u | payload;
+}
+
+template <class F>
+void expect_every_code_dequantizes_to_mpfr_value(const char* format_name) {
+  const std::uint32_t code_count = std::uint32_t{1} << F::format.total_bits();
+  int failures = 0;
+  for (std::uint32_t code = 0; code < code_count; ++code) {
+    const auto got = std::bit_cast<std::uint32_t>(float(F::from_bits(typename F::storage_type(code))));
+    const std::uint32_t expected = expected_float_bits<F>(code);
+    if (got != expected && ++failures <= 8)
+      ADD_FAILURE() << format_name << " code 0x" << std::hex << code << " -> float 0x" << got << ", expected 0x" << expected;
+  }
+  EXPECT_EQ(failures, 0) << format_name << ": codes that convert back to the wrong float";
+}
+
+TEST(ExhaustiveSweep, E4M3) {
+  const TableReference table(E4M3::format);
+  sweep_and_expect_no_mismatch("E4M3", table, {{"library", library_quantize<E4M3>}});
+  expect_every_code_dequantizes_to_mpfr_value<E4M3>("E4M3");
+}
+
+TEST(ExhaustiveSweep, E5M2) {
+  const TableReference table(E5M2::format);
+  sweep_and_expect_no_mismatch("E5M2", table, {{"library", library_quantize<E5M2>}});
+  expect_every_code_dequantizes_to_mpfr_value<E5M2>("E5M2");
+}
+
+TEST(ExhaustiveSweep, E2M1) {
+  const TableReference table(E2M1::format);
+  sweep_and_expect_no_mismatch("E2M1", table, {{"library", library_quantize<E2M1>}});
+  expect_every_code_dequantizes_to_mpfr_value<E2M1>("E2M1");
+}
+
+TEST(ExhaustiveSweep, FP16) {
+  const TableReference table(FP16::format);
+  std::vector<Candidate> candidates{{"library", library_quantize<FP16>}};
+  // F16C is compared on every input, NaNs included: vcvtps2ph keeps the sign, sets
+  // the quiet bit and keeps the top 9 payload bits, the convention the library follows.
+  if (f16c_available()) {
+    std::printf("FP16: hardware candidate F16C vcvtps2ph runs on this CPU\n");
+    candidates.push_back({"F16C vcvtps2ph", fp16_from_float_f16c});
+  } else {
+    std::printf("FP16: F16C is NOT available on this CPU; only the library is compared\n");
+  }
+  sweep_and_expect_no_mismatch("FP16", table, candidates);
+  expect_every_code_dequantizes_to_mpfr_value<FP16>("FP16");
+
+  // The other direction against vcvtph2ps: every code, bit for bit.
+  if (f16c_available()) {
+    std::vector<std::uint16_t> codes(1u << 16);
+    for (std::uint32_t code = 0; code < codes.size(); ++code) codes[code] = std::uint16_t(code);
+    std::vector<float> hardware(codes.size());
+    float_from_fp16_f16c(codes.data(), codes.size(), hardware.data());
+    int failures = 0;
+    for (std::uint32_t code = 0; code < codes.size(); ++code) {
+      const auto got = std::bit_cast<std::uint32_t>(float(FP16::from_bits(std::uint16_t(code))));
+      const auto instruction = std::bit_cast<std::uint32_t>(hardware[code]);
+      if (got != instruction && ++failures <= 8)
+        ADD_FAILURE() << "FP16 code 0x" << std::hex << code << ": library 0x" << got << ", vcvtph2ps 0x" << instruction;
+    }
+    EXPECT_EQ(failures, 0);
+    std::printf("FP16: operator float compared with F16C vcvtph2ps on all 65536 codes, %d differ\n", failures);
+  }
+}
+
+TEST(ExhaustiveSweep, BF16) {
+  const TableReference table(BF16::format);
+  std::vector<Candidate> candidates{{"library", library_quantize<BF16>}};
+  // vcvtneps2bf16 treats subnormal inputs as zero and does not promise NaN payloads:
+  // those inputs are left out of its comparison (the library is still compared
+  // with the reference on them, and on every other input).
+  if (avx512bf16_available()) {
+    std::printf("BF16: hardware candidate AVX512-BF16 vcvtneps2bf16 runs on this CPU\n");
+    candidates.push_back({"AVX512-BF16 vcvtneps2bf16", bf16_from_float_avx512bf16, subnormal_input | nan_input});
+  } else {
+    std::printf("BF16: AVX512-BF16 is NOT available on this CPU; only the library is compared\n");
+  }
+  const auto reports = sweep_and_expect_no_mismatch("BF16", table, candidates);
+  if (reports.size() > 1) {
+    // The library (reports[0]) has no exclusions: it matched the reference on every
+    // input, those the instruction was excused from included.
+    EXPECT_EQ(reports[0].compared, all_floats);
+    std::printf("BF16: the library matches the reference on all %llu inputs, including the %llu subnormal and %llu NaN "
+                "inputs left out of the vcvtneps2bf16 comparison\n",
+                static_cast<unsigned long long>(reports[0].compared),
+                static_cast<unsigned long long>(reports[1].excluded_subnormal),
+                static_cast<unsigned long long>(reports[1].excluded_nan));
+  }
+  expect_every_code_dequantizes_to_mpfr_value<BF16>("BF16");
+}
+
+}  // namespace
+}  // namespace softfloat::verify
