@@ -115,10 +115,14 @@ constexpr std::uint64_t add(std::uint64_t a, std::uint64_t b, const Format& f,
                             Rounding mode = Rounding::nearest_even, std::uint32_t random = 0) {
   return round_to_format(detail::exact_sum(decode(a, f), decode(b, f), mode), f, mode, Overflow::standard, random);
 }
+// a - b is a + (-b), except that a NaN operand propagates unchanged (as the x86
+// and Arm instructions do), so its sign is not flipped.
 constexpr std::uint64_t subtract(std::uint64_t a, std::uint64_t b, const Format& f,
                                  Rounding mode = Rounding::nearest_even, std::uint32_t random = 0) {
-  return round_to_format(detail::exact_sum(decode(a, f), detail::negated(decode(b, f)), mode), f, mode,
-                         Overflow::standard, random);
+  const ExactValue subtrahend = decode(b, f);
+  return round_to_format(
+      detail::exact_sum(decode(a, f), detail::is_nan(subtrahend) ? subtrahend : detail::negated(subtrahend), mode),
+      f, mode, Overflow::standard, random);
 }
 constexpr std::uint64_t multiply(std::uint64_t a, std::uint64_t b, const Format& f,
                                  Rounding mode = Rounding::nearest_even, std::uint32_t random = 0) {

@@ -148,10 +148,10 @@ struct Format {
     }
     return 0;
   }
-  // Zero of the given sign; -0 becomes +0 where there is no negative zero, and a
-  // format without zero answers its smallest value (code 0).
+  // Zero of the given sign; -0 becomes +0 where there is no negative zero. A format
+  // without zero answers its smallest value of that sign (E8M0: code 0, 2^-127).
   constexpr std::uint64_t zero_code(bool negative) const {
-    return has_negative_zero() ? sign_bits(negative) : 0;
+    return has_negative_zero() || !has_zero ? sign_bits(negative) : 0;
   }
 
   constexpr FormatProblem problem() const {

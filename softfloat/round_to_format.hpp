@@ -118,15 +118,12 @@ constexpr std::uint64_t round_to_format(const ExactValue& x, const Format& f,
     ++kept;
   }
 
-  if (kept == 0) {
-    // Rounded to zero. A format without zero (E8M0) answers its smallest value.
-    return f.zero_code(x.negative);
-  }
+  if (kept == 0 && f.has_zero) return f.zero_code(x.negative);  // rounded to zero
   // Code = (biased exponent of the quantum's binade - 1) * 2^M + kept. For normal
   // results kept carries the implicit bit, so a carry out of the mantissa moves the
   // exponent up by itself; for subnormals the first factor is 0 and code = kept.
-  const std::int64_t code = (quantum + m + f.bias - 1) * (std::int64_t{1} << m) + std::int64_t(kept);
-  if (code < 0) return 0;  // below the smallest value of a format without zero
+  std::int64_t code = (quantum + m + f.bias - 1) * (std::int64_t{1} << m) + std::int64_t(kept);
+  if (code < 0) code = 0;  // below the smallest value of a format without zero: that value
   if (std::uint64_t(code) > f.max_finite_magnitude()) return detail::overflow_code(f, x.negative, mode, policy);
   return f.sign_bits(x.negative) | std::uint64_t(code);
 }

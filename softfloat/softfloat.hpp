@@ -1,6 +1,9 @@
 // Umbrella header: everything in the public contract, in namespace softfloat.
 #pragma once
 
+#include "softfloat/arithmetic.hpp"
+#include "softfloat/classify.hpp"
+#include "softfloat/decimal.hpp"
 #include "softfloat/exact_value.hpp"
 #include "softfloat/float.hpp"
 #include "softfloat/format.hpp"
@@ -9,3 +12,4 @@
 #include "softfloat/named_formats.hpp"
 #include "softfloat/round_to_format.hpp"
 #include "softfloat/rounding.hpp"
+#include "softfloat/simd.hpp"

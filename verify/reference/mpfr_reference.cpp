@@ -83,7 +83,7 @@ std::uint64_t overflow(const Format& f, bool negative, mpfr_rnd_t rnd) {
 }
 
 std::uint64_t zero(const Format& f, bool negative) {
-  if (!f.has_zero) return 0;  // no zero (E8M0): the smallest value, code 0
+  if (!f.has_zero) return negative ? sign_code(f) : 0;  // no zero (E8M0): the smallest value of that sign
   const bool negative_zero_exists = f.is_signed && f.specials != Specials::fnuz && f.specials != Specials::p3109;
   return negative && negative_zero_exists ? sign_code(f) : 0;
 }

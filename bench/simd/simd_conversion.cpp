@@ -1,0 +1,189 @@
+// Throughput of the array conversions (softfloat/simd.hpp) for each named format, in
+// cache (2^14 values) and out of cache (2^26 values), beside what bounds them: memcpy of
+// the same fp32 bytes, loops of the native F16C and AVX512-BF16 instructions, and the
+// scalar round_to_format() loop. Counters: ns_per_value, and bytes/s of fp32 data.
+//   bench_simd_conversion --benchmark_min_time=0.2
+#include <benchmark/benchmark.h>
+
+#include <cstdint>
+#include <cstring>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "simd/array_paths.hpp"
+#include "simd/hardware_shortcuts.hpp"
+#include "softfloat/softfloat.hpp"
+
+namespace {
+
+using namespace softfloat;
+
+constexpr std::size_t kInCache = std::size_t{1} << 14;
+constexpr std::size_t kOutOfCache = std::size_t{1} << 26;
+
+// Normally distributed values scaled to the format's range, so that most lanes take the
+// common path (as real tensors do); a few percent land in the rare overflow lanes.
+const std::vector<float>& inputs(std::size_t n, const Format& f) {
+  static std::vector<float> cache[2];
+  static Format cached_format[2];
+  const int slot = n == kInCache ? 0 : 1;
+  if (cache[slot].size() != n || !(cached_format[slot] == f)) {
+    std::mt19937 rng(42);
+    std::normal_distribution<float> normal(0.0f, 1.0f);
+    const double scale = std::ldexp(1.0, f.max_exponent() > 8 ? 4 : f.max_exponent() / 2);
+    cache[slot].resize(n);
+    for (auto& x : cache[slot]) x = float(normal(rng) * scale);
+    cached_format[slot] = f;
+  }
+  return cache[slot];
+}
+
+void set_counters(benchmark::State& state, std::size_t n) {
+  state.counters["ns_per_value"] =
+      benchmark::Counter(double(n), benchmark::Counter::kIsIterationInvariantRate | benchmark::Counter::kInvert);
+  state.SetBytesProcessed(std::int64_t(state.iterations()) * std::int64_t(n * sizeof(float)));
+}
+
+template <class Code>
+void quantize_bench(benchmark::State& state, Format f) {
+  const std::size_t n = std::size_t(state.range(0));
+  const std::vector<float>& in = inputs(n, f);
+  std::vector<Code> out(n);
+  for (auto _ : state) {
+    simd::quantize(in.data(), n, out.data(), f);
+    benchmark::DoNotOptimize(out.data());
+    benchmark::ClobberMemory();
+  }
+  set_counters(state, n);
+}
+
+template <class Code>
+void dequantize_bench(benchmark::State& state, Format f) {
+  const std::size_t n = std::size_t(state.range(0));
+  std::vector<Code> codes(n);
+  simd::quantize(inputs(n, f).data(), n, codes.data(), f);
+  std::vector<float> out(n);
+  for (auto _ : state) {
+    simd::dequantize(codes.data(), n, out.data(), f);
+    benchmark::DoNotOptimize(out.data());
+    benchmark::ClobberMemory();
+  }
+  set_counters(state, n);
+}
+
+template <class Code>
+void generic_quantize_bench(benchmark::State& state, Format f) {
+  const std::size_t n = std::size_t(state.range(0));
+  const std::vector<float>& in = inputs(n, f);
+  std::vector<Code> out(n);
+  for (auto _ : state) {
+    simd::detail::quantize_generic(in.data(), n, out.data(), f, Rounding::nearest_even, Overflow::standard);
+    benchmark::DoNotOptimize(out.data());
+    benchmark::ClobberMemory();
+  }
+  set_counters(state, n);
+}
+
+void scalar_quantize_bench(benchmark::State& state, Format f) {
+  const std::size_t n = std::size_t(state.range(0));
+  const std::vector<float>& in = inputs(n, f);
+  std::vector<std::uint32_t> out(n);
+  for (auto _ : state) {
+    simd::detail::quantize_scalar(in.data(), n, out.data(), f, Rounding::nearest_even, Overflow::standard);
+    benchmark::DoNotOptimize(out.data());
+  }
+  set_counters(state, n);
+}
+
+void memcpy_bench(benchmark::State& state) {
+  const std::size_t n = std::size_t(state.range(0));
+  std::vector<float> in(n, 1.0f), out(n);
+  for (auto _ : state) {
+    std::memcpy(out.data(), in.data(), n * sizeof(float));
+    benchmark::DoNotOptimize(out.data());
+    benchmark::ClobberMemory();
+  }
+  set_counters(state, n);
+}
+
+void native_f16c_bench(benchmark::State& state) {
+  if (!simd::detail::f16c_usable()) return state.SkipWithError("no F16C");
+  const std::size_t n = std::size_t(state.range(0));
+  const std::vector<float>& in = inputs(n, FP16::format);
+  std::vector<std::uint16_t> out(n);
+  for (auto _ : state) {
+    simd::detail::fp16_from_float_f16c(in.data(), n, out.data());
+    benchmark::DoNotOptimize(out.data());
+    benchmark::ClobberMemory();
+  }
+  set_counters(state, n);
+}
+
+void native_f16c_to_float_bench(benchmark::State& state) {
+  if (!simd::detail::f16c_usable()) return state.SkipWithError("no F16C");
+  const std::size_t n = std::size_t(state.range(0));
+  std::vector<std::uint16_t> in(n, 0x3C00);
+  std::vector<float> out(n);
+  for (auto _ : state) {
+    simd::detail::float_from_fp16_f16c(in.data(), n, out.data());
+    benchmark::DoNotOptimize(out.data());
+    benchmark::ClobberMemory();
+  }
+  set_counters(state, n);
+}
+
+void native_bf16_bench(benchmark::State& state) {
+  if (!simd::detail::avx512bf16_usable()) return state.SkipWithError("no AVX512-BF16");
+  const std::size_t n = std::size_t(state.range(0));
+  const std::vector<float>& in = inputs(n, BF16::format);
+  std::vector<std::uint16_t> out(n);
+  for (auto _ : state) {
+    simd::detail::bf16_from_float_avx512bf16(in.data(), n, out.data());
+    benchmark::DoNotOptimize(out.data());
+    benchmark::ClobberMemory();
+  }
+  set_counters(state, n);
+}
+
+struct Named {
+  const char* name;
+  Format format;
+};
+const Named kFormats[] = {{"fp16", FP16::format},     {"bf16", BF16::format},         {"tf32", TF32::format},
+                          {"e5m2", E5M2::format},     {"e4m3", E4M3::format},         {"e3m2", E3M2::format},
+                          {"e2m3", E2M3::format},     {"e2m1", E2M1::format},         {"e8m0", E8M0::format},
+                          {"e4m3fnuz", E4M3FNUZ::format}, {"e5m2fnuz", E5M2FNUZ::format}, {"p3109_8p3", P3109<8, 3>::format}};
+
+template <class Code>
+void register_format(const Named& named) {
+  const std::string name = named.name;
+  for (std::int64_t n : {std::int64_t(kInCache), std::int64_t(kOutOfCache)}) {
+    benchmark::RegisterBenchmark(("quantize/" + name).c_str(), quantize_bench<Code>, named.format)->Arg(n);
+    benchmark::RegisterBenchmark(("dequantize/" + name).c_str(), dequantize_bench<Code>, named.format)->Arg(n);
+  }
+  if (named.format == FP16::format || named.format == BF16::format)
+    benchmark::RegisterBenchmark(("quantize_generic/" + name).c_str(), generic_quantize_bench<Code>, named.format)
+        ->Arg(kInCache);
+  benchmark::RegisterBenchmark(("quantize_scalar/" + name).c_str(), scalar_quantize_bench, named.format)->Arg(kInCache);
+}
+
+int register_all() {
+  for (std::int64_t n : {std::int64_t(kInCache), std::int64_t(kOutOfCache)}) {
+    benchmark::RegisterBenchmark("memcpy_fp32", memcpy_bench)->Arg(n);
+    benchmark::RegisterBenchmark("native_f16c_fp16_from_float", native_f16c_bench)->Arg(n);
+    benchmark::RegisterBenchmark("native_f16c_float_from_fp16", native_f16c_to_float_bench)->Arg(n);
+    benchmark::RegisterBenchmark("native_avx512bf16_bf16_from_float", native_bf16_bench)->Arg(n);
+  }
+  for (const Named& named : kFormats) {
+    if (named.format.total_bits() <= 8) register_format<std::uint8_t>(named);
+    else if (named.format.total_bits() <= 16) register_format<std::uint16_t>(named);
+    else register_format<std::uint32_t>(named);
+  }
+  return 0;
+}
+const int registered = register_all();
+
+}  // namespace
+
+BENCHMARK_MAIN();

@@ -1,0 +1,88 @@
+// The constants that drive the one generic vector algorithm of simd/quantize-inl.h.
+// They are computed once per call from a runtime Format, Rounding and Overflow, so
+// the per-target code has no template parameter per format or mode: every bit
+// pattern, shift and threshold it needs is a number in these structs.
+#pragma once
+
+#include <cstdint>
+
+#include "softfloat/format.hpp"
+#include "softfloat/rounding.hpp"
+
+namespace softfloat::simd::detail {
+
+// float -> code. Names follow the derivation in quantize-inl.h: for |x| with float
+// exponent field fe and significand sig (implicit bit included), the lane works in
+// the binade E = max(fe, exponent_floor) and keeps
+//   kept = round(sig >> shift),  shift = min(E - max(fe, 1) + mantissa_shift, 31)
+//   code = kept + ((E + code_exponent_offset) << mantissa_bits)
+// which is round_to_format()'s "code = (biased exponent - 1) * 2^M + kept".
+struct QuantizeConstants {
+  std::uint32_t mantissa_shift;        // 23 - M: fp32 mantissa bits dropped in a normal binade
+  std::uint32_t mantissa_bits;         // M
+  std::uint32_t exponent_floor;        // max(emin + 127, 1): fp32 exponent field of the smallest normal binade
+  std::uint32_t code_exponent_offset;  // bias - 128 (modulo 2^32)
+  // Rounding: increment = (((mask >> increment_shift) + increment_add) & increment_keep) + (lsb & lsb_keep)
+  // with mask = 2^shift - 1 and increment_keep = keep_positive ^ (sign ? keep_flip : 0).
+  std::uint32_t increment_shift;  // 1: half - 1 as the base; 0: mask (directed away from zero)
+  std::uint32_t increment_add;    // 1 for ties away from zero (half - 1 + 1 = half)
+  std::uint32_t increment_keep_positive;
+  std::uint32_t increment_keep_flip;  // nonzero for up / down (the sign chooses)
+  std::uint32_t lsb_keep;             // all ones for ties to even
+  std::uint32_t sticky_to_lsb;        // 1 for round to odd: an inexact result gets its last bit set
+  bool nearest_even;                  // the common case gets a shorter loop
+  // Sign.
+  std::uint32_t sign_shift;      // 31 - (E + M): moves the float's sign to the code's sign bit
+  std::uint32_t sign_bit;        // 0 for unsigned formats
+  std::uint32_t keep_zero_sign;  // all ones where the format has -0; else a zero result is +0
+  // Lanes needing the slower fix-up: |x| bits >= rare_at (overflow candidates, inf, NaN),
+  // bits > negative_rare_above (negative input to an unsigned format), |x| bits < tiny_below
+  // (float subnormals of a format whose smallest binade lies below fp32's normal range).
+  std::uint32_t rare_at;
+  std::uint32_t negative_rare_above;
+  std::uint32_t tiny_below;
+  std::uint32_t tiny_one_at;  // in the tiny range, |x| bits >= this give code 1, else code 0
+  std::uint32_t max_finite;
+  std::uint32_t overflow_positive, overflow_negative;  // full codes, sign included
+  std::uint32_t infinity_positive, infinity_negative;  // what an infinite input becomes
+  std::uint32_t nan_positive, nan_negative;            // NaN input, before payload bits
+  std::uint32_t nan_payload_mask;                      // M ones for IEEE formats (payload = |x| >> shift)
+  std::uint32_t negative_code;                         // negative nonzero input to an unsigned format
+};
+
+// code -> float bits.
+struct DequantizeConstants {
+  std::uint32_t magnitude_mask;
+  std::uint32_t mantissa_mask;
+  std::uint32_t sign_bit;
+  std::uint32_t sign_shift;       // 31 - (E + M)
+  std::uint32_t mantissa_shift;   // 23 - M
+  std::uint32_t exponent_adjust;  // (127 - bias) << 23: normal codes are (magnitude << shift) + this
+  std::uint32_t subnormal_below;  // magnitudes below this are subnormal (2^M, or 0 without subnormals)
+  // Subnormal codes m * 2^(emin - M): either exact int -> float conversion plus an
+  // exponent adjustment (when every subnormal is a normal float) or, when every
+  // subnormal is an fp32 subnormal, a plain shift to the fp32 subnormal field.
+  std::uint32_t subnormal_by_shift;  // all ones: use the shift
+  std::uint32_t subnormal_shift;     // emin - M + 149
+  std::uint32_t subnormal_exponent_adjust;  // (emin - M) << 23 (modulo 2^32)
+  std::uint32_t zero_magnitude;  // magnitude whose float is zero_bits (0, or none: 0xFFFFFFFF)
+  std::uint32_t zero_bits;       // 0 (sign added), or 2^-127 for E8M0's code 0
+  std::uint32_t ieee_special_at;  // IEEE: magnitudes >= this are inf / NaN (signed compare); else INT32_MAX
+  std::uint32_t special_magnitude;       // fn NaN / P3109 infinity magnitude (or 0xFFFFFFFF: none)
+  std::uint32_t special_magnitude_bits;  // its float bits without sign
+  std::uint32_t special_code;            // fnuz / P3109 NaN code (or 0xFFFFFFFF: none)
+  std::uint32_t special_code_bits;
+};
+
+// Whether the generic vector algorithm handles the format: at most 32 bits of
+// storage, M <= 22, the smallest normal binade at or above fp32's (emin >= -126; the
+// one exception is an unsigned format like E8M0 with M = 0 whose smallest binade is
+// 2^-127), the largest binade at most 2^127, and a zero or no sign. Other formats are
+// converted by a scalar loop over round_to_format() outside the per-target code.
+bool quantize_supported(const Format& format);
+bool dequantize_supported(const Format& format);
+
+QuantizeConstants quantize_constants(const Format& format, Rounding mode, Overflow policy);
+DequantizeConstants dequantize_constants(const Format& format);
+
+}  // namespace softfloat::simd::detail

@@ -1,0 +1,31 @@
+// Internal entry points of the array conversions, for the tests and benchmarks: the
+// generic vector algorithm on its own (without the F16C / AVX512-BF16 shortcuts, so
+// that fp16 and bf16 exercise it too), and the names of the shortcuts this CPU takes.
+// Arguments are not checked here: the public functions in softfloat/simd.hpp do that.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "softfloat/format.hpp"
+#include "softfloat/rounding.hpp"
+
+namespace softfloat::simd::detail {
+
+// The generic algorithm on the currently dispatched target (or the scalar loop for
+// formats outside its range, see quantize_supported()).
+void quantize_generic(const float* in, std::size_t n, std::uint8_t* out, const Format& format, Rounding mode,
+                      Overflow policy);
+void quantize_generic(const float* in, std::size_t n, std::uint16_t* out, const Format& format, Rounding mode,
+                      Overflow policy);
+void quantize_generic(const float* in, std::size_t n, std::uint32_t* out, const Format& format, Rounding mode,
+                      Overflow policy);
+void dequantize_generic(const std::uint8_t* in, std::size_t n, float* out, const Format& format);
+void dequantize_generic(const std::uint16_t* in, std::size_t n, float* out, const Format& format);
+void dequantize_generic(const std::uint32_t* in, std::size_t n, float* out, const Format& format);
+
+// The scalar definition, element by element (for benchmarks and as the fallback).
+void quantize_scalar(const float* in, std::size_t n, std::uint32_t* out, const Format& format, Rounding mode,
+                     Overflow policy);
+
+}  // namespace softfloat::simd::detail

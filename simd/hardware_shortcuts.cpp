@@ -1,0 +1,86 @@
+// F16C and AVX512-BF16 conversions (see hardware_shortcuts.hpp). vcvtps2ph takes its
+// rounding from the immediate, and the caller (quantize.cpp) runs it with MXCSR's DAZ
+// cleared, so subnormal inputs round correctly; its NaN result is quiet with the sign
+// and top payload bits kept, which is round_to_format()'s NaN rule. vcvtneps2bf16
+// always flushes subnormal inputs to zero, so those lanes (and NaN lanes) are redone
+// with the integer rounding of the fp32 bits.
+#include "simd/hardware_shortcuts.hpp"
+
+#include <immintrin.h>
+
+#include <cstring>
+
+// GCC 12's AVX-512 intrinsic headers start some results from _mm512_undefined_*(),
+// which -Wmaybe-uninitialized reports inside the headers themselves.
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+
+namespace softfloat::simd::detail {
+
+bool f16c_usable() { return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("f16c"); }
+bool avx512bf16_usable() {
+  return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
+         __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512bf16");
+}
+
+namespace {
+
+__attribute__((target("avx2,f16c"))) inline void fp16_block(const float* in, std::uint16_t* out) {
+  const __m256 v = _mm256_loadu_ps(in);
+  _mm_storeu_si128(reinterpret_cast<__m128i*>(out), _mm256_cvtps_ph(v, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC));
+}
+__attribute__((target("avx2,f16c"))) inline void float_block(const std::uint16_t* in, float* out) {
+  _mm256_storeu_ps(out, _mm256_cvtph_ps(_mm_loadu_si128(reinterpret_cast<const __m128i*>(in))));
+}
+
+// 16 floats -> bf16. Fixed-up lanes: nonzero fp32 subnormals (the instruction flushes
+// them) and NaN. Ties-to-even on the bits: (u + 0x7fff + bit 16 of u) >> 16; a NaN
+// becomes (u >> 16) | 0x40: sign and top payload kept, quiet.
+__attribute__((target("avx512f,avx512bw,avx512vl,avx512bf16"))) inline void bf16_block(const float* in,
+                                                                                     std::uint16_t* out) {
+  const __m512 v = _mm512_loadu_ps(in);
+  const __m256i hardware = reinterpret_cast<__m256i>(_mm512_cvtneps_pbh(v));
+  const __m512i u = _mm512_castps_si512(v);
+  const __m512i a = _mm512_and_si512(u, _mm512_set1_epi32(0x7FFFFFFF));
+  const __mmask16 subnormal = _mm512_mask_cmplt_epu32_mask(_mm512_test_epi32_mask(a, a), a, _mm512_set1_epi32(0x00800000));
+  const __mmask16 nan = _mm512_cmpgt_epu32_mask(a, _mm512_set1_epi32(0x7F800000));
+  const __mmask16 fix = subnormal | nan;
+  if (fix == 0) {
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(out), hardware);
+    return;
+  }
+  const __m512i lsb = _mm512_and_si512(_mm512_srli_epi32(u, 16), _mm512_set1_epi32(1));
+  __m512i rounded = _mm512_srli_epi32(_mm512_add_epi32(u, _mm512_add_epi32(lsb, _mm512_set1_epi32(0x7FFF))), 16);
+  const __m512i quiet_nan = _mm512_or_si512(_mm512_srli_epi32(u, 16), _mm512_set1_epi32(0x40));
+  rounded = _mm512_mask_blend_epi32(nan, rounded, quiet_nan);
+  const __m256i fixed = _mm512_cvtepi32_epi16(rounded);
+  _mm256_storeu_si256(reinterpret_cast<__m256i*>(out), _mm256_mask_blend_epi16(fix, hardware, fixed));
+}
+
+}  // namespace
+
+// Whole blocks, then the tail through a padded buffer (nothing outside out[0, n) is
+// written). Each loop carries its block's target so that the block inlines.
+#define SOFTFLOAT_BLOCK_LOOP(width, In, Out, block)               \
+  std::size_t i = 0;                                              \
+  for (; i + (width) <= n; i += (width)) block(in + i, out + i);  \
+  if (i == n) return;                                             \
+  In padded_in[width] = {};                                       \
+  Out padded_out[width] = {};                                     \
+  std::memcpy(padded_in, in + i, (n - i) * sizeof(In));          \
+  block(padded_in, padded_out);                                   \
+  std::memcpy(out + i, padded_out, (n - i) * sizeof(Out))
+
+__attribute__((target("avx2,f16c"))) void fp16_from_float_f16c(const float* in, std::size_t n, std::uint16_t* out) {
+  SOFTFLOAT_BLOCK_LOOP(8, float, std::uint16_t, fp16_block);
+}
+__attribute__((target("avx2,f16c"))) void float_from_fp16_f16c(const std::uint16_t* in, std::size_t n, float* out) {
+  SOFTFLOAT_BLOCK_LOOP(8, std::uint16_t, float, float_block);
+}
+__attribute__((target("avx512f,avx512bw,avx512vl,avx512bf16"))) void bf16_from_float_avx512bf16(const float* in,
+                                                                                               std::size_t n,
+                                                                                               std::uint16_t* out) {
+  SOFTFLOAT_BLOCK_LOOP(16, float, std::uint16_t, bf16_block);
+}
+#undef SOFTFLOAT_BLOCK_LOOP
+
+}  // namespace softfloat::simd::detail

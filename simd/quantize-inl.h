@@ -1,0 +1,246 @@
+// The per-target array conversions float <-> code: one generic algorithm written once
+// with Highway ops and compiled for every target by foreach_target.h (quantize.cpp).
+// Everything that depends on the format, the rounding direction or the overflow
+// policy arrives as numbers in QuantizeConstants / DequantizeConstants, so the
+// compiled code is the same for every format. Integer arithmetic only: the result
+// never depends on the FPU's rounding mode or flush-to-zero settings (the one float
+// operation, an int -> float conversion of an integer below 2^23, is exact).
+//
+// Quantize, for float bits u, a = u & 0x7fffffff, fe = a >> 23 (fp32 exponent field):
+//   sig = a - ((max(fe, 1) - 1) << 23)      the integer significand, implicit bit included,
+//                                           of |x| = sig * 2^(max(fe, 1) - 150)
+//   E   = max(fe, exponent_floor)          fp32 exponent field of the binade the result is
+//                                           counted in (the smallest normal one below it)
+//   shift = E - max(fe, 1) + (23 - M)      so the quantum 2^(E - 127 - M) is bit `shift` of sig
+//   kept  = (sig + increment) >> shift     rounding by an integer increment:
+//                                             nearest-even: (half - 1) + (last kept bit)
+//                                             ties away: half; ties toward zero: half - 1
+//                                             away from zero: 2^shift - 1; toward zero: 0
+//   code  = kept + ((E + bias - 128) << M) which is round_to_format()'s
+//                                           (biased exponent - 1) * 2^M + kept; a carry out
+//                                           of the mantissa moves the exponent up by itself.
+// shift is capped at 31: sig < 2^24, so any shift >= 25 leaves 0 with a remainder below half.
+// Lanes that may overflow (|x| >= 2^max_exponent), inf, NaN, negative input to an
+// unsigned format and E8M0's fp32-subnormal inputs are fixed up by compare and select
+// in a branch taken only when a vector holds such a lane.
+
+#if defined(SOFTFLOAT_SIMD_QUANTIZE_INL_H_) == defined(HWY_TARGET_TOGGLE)
+#ifdef SOFTFLOAT_SIMD_QUANTIZE_INL_H_
+#undef SOFTFLOAT_SIMD_QUANTIZE_INL_H_
+#else
+#define SOFTFLOAT_SIMD_QUANTIZE_INL_H_
+#endif
+
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+
+#include "hwy/highway.h"
+#include "simd/array_constants.hpp"
+
+HWY_BEFORE_NAMESPACE();
+namespace softfloat::simd::detail {
+namespace HWY_NAMESPACE {
+namespace hn = hwy::HWY_NAMESPACE;
+
+using DU = hn::ScalableTag<std::uint32_t>;
+using DI = hn::RebindToSigned<DU>;
+using DF = hn::RebindToFloat<DU>;
+using VU = hn::Vec<DU>;
+
+// a >= b on unsigned lanes (Highway 1.0.3 has no unsigned operator>=).
+HWY_INLINE hn::Mask<DU> AtLeast(VU a, VU b) { return hn::Not(hn::Lt(a, b)); }
+
+// Loads one vector of float bits; stores one vector of codes as `Code`.
+HWY_INLINE VU LoadFloatBits(const float* in) {
+  const DU du;
+  const DF df;
+  return hn::BitCast(du, hn::LoadU(df, in));
+}
+template <class Code>
+HWY_INLINE void StoreCodes(VU codes, Code* out) {
+  const DU du;
+  if constexpr (sizeof(Code) == 4) {
+    hn::StoreU(codes, du, out);
+  } else {
+    // Codes are below 2^16 (2^8), so keeping the low bits is exact (vpmovdb / vpmovdw).
+    const hn::Rebind<Code, DU> dn;
+    hn::StoreU(hn::TruncateTo(dn, codes), dn, out);
+  }
+}
+template <class Code>
+HWY_INLINE VU LoadCodes(const Code* in) {
+  const DU du;
+  if constexpr (sizeof(Code) == 4) {
+    return hn::LoadU(du, in);
+  } else {
+    const hn::Rebind<Code, DU> dn;
+    return hn::PromoteTo(du, hn::LoadU(dn, in));
+  }
+}
+
+// The rare lanes: overflow candidates, inf, NaN, negative input to unsigned formats,
+// fp32 subnormals of E8M0-like formats. `result` holds the common path's codes.
+HWY_NOINLINE VU FixRareLanes(const QuantizeConstants c, VU u, VU a, VU magnitude, VU result) {
+  const DU du;
+  const auto negative = hn::RebindMask(du, hn::Lt(hn::BitCast(DI(), u), hn::Zero(DI())));
+  const VU infinity_bits = hn::Set(du, 0x7F800000u);
+  const VU overflow = hn::IfThenElse(negative, hn::Set(du, c.overflow_negative), hn::Set(du, c.overflow_positive));
+  result = hn::IfThenElse(hn::Gt(magnitude, hn::Set(du, c.max_finite)), overflow, result);
+  const VU infinity = hn::IfThenElse(negative, hn::Set(du, c.infinity_negative), hn::Set(du, c.infinity_positive));
+  result = hn::IfThenElse(hn::Eq(a, infinity_bits), infinity, result);
+  // NaN: quiet, sign kept, the top payload bits (a >> shift keeps M of them) where the
+  // format has several NaN codes.
+  const VU nan = hn::Or(hn::IfThenElse(negative, hn::Set(du, c.nan_negative), hn::Set(du, c.nan_positive)),
+                        hn::And(hn::ShiftRightSame(a, int(c.mantissa_shift)), hn::Set(du, c.nan_payload_mask)));
+  const auto is_nan = hn::Gt(a, infinity_bits);
+  result = hn::IfThenElse(is_nan, nan, result);
+  const VU tiny = hn::IfThenElseZero(AtLeast(a, hn::Set(du, c.tiny_one_at)), hn::Set(du, 1u));
+  result = hn::IfThenElse(hn::Lt(a, hn::Set(du, c.tiny_below)), tiny, result);
+  const auto negative_input = hn::AndNot(is_nan, hn::Gt(u, hn::Set(du, c.negative_rare_above)));
+  return hn::IfThenElse(negative_input, hn::Set(du, c.negative_code), result);
+}
+
+// One vector of floats -> codes. kNearestEven drops the general increment: it is the
+// default mode and the one the speed targets are for.
+template <bool kNearestEven>
+HWY_INLINE VU QuantizeVector(const QuantizeConstants& c, VU u) {
+  const DU du;
+  const DI di;
+  const VU one = hn::Set(du, 1u);
+  const VU a = hn::And(u, hn::Set(du, 0x7FFFFFFFu));
+  const VU field = hn::ShiftRight<23>(a);
+  const VU field_or_one = hn::Max(field, one);
+  const VU binade = hn::Max(field, hn::Set(du, c.exponent_floor));
+  const VU sig = hn::Sub(a, hn::ShiftLeft<23>(hn::Sub(field_or_one, one)));
+  const VU shift =
+      hn::Min(hn::Add(hn::Sub(binade, field_or_one), hn::Set(du, c.mantissa_shift)), hn::Set(du, 31u));
+  const VU below_quantum = hn::Sub(hn::Shl(one, shift), one);  // 2^shift - 1
+  VU kept;
+  if constexpr (kNearestEven) {
+    const VU last_kept_bit = hn::And(hn::Shr(sig, shift), one);
+    kept = hn::Shr(hn::Add(sig, hn::Add(hn::ShiftRight<1>(below_quantum), last_kept_bit)), shift);
+  } else {
+    const VU last_kept_bit = hn::And(hn::Shr(sig, shift), one);
+    const VU sign_lanes = hn::BitCast(du, hn::BroadcastSignBit(hn::BitCast(di, u)));
+    const VU keep = hn::Xor(hn::Set(du, c.increment_keep_positive), hn::And(sign_lanes, hn::Set(du, c.increment_keep_flip)));
+    const VU increment =
+        hn::Add(hn::And(hn::Add(hn::ShiftRightSame(below_quantum, int(c.increment_shift)), hn::Set(du, c.increment_add)), keep),
+                hn::And(last_kept_bit, hn::Set(du, c.lsb_keep)));
+    kept = hn::Shr(hn::Add(sig, increment), shift);
+    // Round to odd: an inexact result gets its last bit set (it never carries).
+    const VU inexact = hn::IfThenElseZero(hn::Ne(hn::And(sig, below_quantum), hn::Zero(du)), hn::Set(du, c.sticky_to_lsb));
+    kept = hn::Or(kept, inexact);
+  }
+  VU magnitude = hn::Add(kept, hn::ShiftLeftSame(hn::Add(binade, hn::Set(du, c.code_exponent_offset)), int(c.mantissa_bits)));
+  // Below the smallest value of a format without zero: code 0 (negative sums clamp).
+  magnitude = hn::BitCast(du, hn::Max(hn::BitCast(di, magnitude), hn::Zero(di)));
+  // Sign: moved to the code's sign bit; dropped on a zero result without -0.
+  VU sign = hn::And(hn::ShiftRightSame(u, int(c.sign_shift)), hn::Set(du, c.sign_bit));
+  sign = hn::And(sign, hn::Or(hn::VecFromMask(du, hn::Ne(magnitude, hn::Zero(du))), hn::Set(du, c.keep_zero_sign)));
+  VU result = hn::Or(magnitude, sign);
+  const auto rare = hn::Or(hn::Or(AtLeast(a, hn::Set(du, c.rare_at)), hn::Gt(u, hn::Set(du, c.negative_rare_above))),
+                           hn::Lt(a, hn::Set(du, c.tiny_below)));
+  if (HWY_UNLIKELY(!hn::AllFalse(du, rare))) result = FixRareLanes(c, u, a, magnitude, result);
+  return result;
+}
+
+template <bool kNearestEven, class Code>
+HWY_INLINE void QuantizeLoop(const float* HWY_RESTRICT in, std::size_t n, Code* HWY_RESTRICT out,
+                             const QuantizeConstants& constants) {
+  // A local copy whose address never escapes: the compiler may then keep every
+  // constant in a register, since stores through `out` (a uint8_t*, which may alias
+  // anything) cannot change it.
+  const QuantizeConstants c = constants;
+  const DU du;
+  const std::size_t lanes = hn::Lanes(du);
+  std::size_t i = 0;
+  for (; i + lanes <= n; i += lanes) StoreCodes(QuantizeVector<kNearestEven>(c, LoadFloatBits(in + i)), out + i);
+  if (i == n) return;
+  // The tail: fewer than one vector, through a padded buffer so that nothing outside
+  // out[0, n) is read or written.
+  HWY_ALIGN float padded_in[HWY_MAX_BYTES / sizeof(float)] = {};
+  HWY_ALIGN Code padded_out[HWY_MAX_BYTES / sizeof(float)] = {};
+  std::memcpy(padded_in, in + i, (n - i) * sizeof(float));
+  StoreCodes(QuantizeVector<kNearestEven>(c, LoadFloatBits(padded_in)), padded_out);
+  std::memcpy(out + i, padded_out, (n - i) * sizeof(Code));
+}
+
+template <class Code>
+HWY_INLINE void QuantizeAny(const float* in, std::size_t n, Code* out, const QuantizeConstants& c) {
+  if (c.nearest_even) QuantizeLoop<true>(in, n, out, c);
+  else QuantizeLoop<false>(in, n, out, c);
+}
+
+// The exported per-target entry points: plain functions, one per storage width.
+HWY_NOINLINE void QuantizeTo8(const float* in, std::size_t n, std::uint8_t* out, const QuantizeConstants& c) {
+  QuantizeAny(in, n, out, c);
+}
+HWY_NOINLINE void QuantizeTo16(const float* in, std::size_t n, std::uint16_t* out, const QuantizeConstants& c) {
+  QuantizeAny(in, n, out, c);
+}
+HWY_NOINLINE void QuantizeTo32(const float* in, std::size_t n, std::uint32_t* out, const QuantizeConstants& c) {
+  QuantizeAny(in, n, out, c);
+}
+
+// Dequantize, for code c: magnitude g = c & magnitude_mask.
+//   normal:    (g << (23 - M)) + ((127 - bias) << 23)     fields shifted, bias difference added
+//   subnormal: m * 2^(emin - M) with m = g & mantissa_mask: the exact float(m) with
+//              emin - M added to its exponent field, or (all fp32 subnormals) m << (emin - M + 149)
+//   zero, inf, NaN: compare and select.
+HWY_INLINE VU DequantizeVector(const DequantizeConstants& c, VU code) {
+  const DU du;
+  const DI di;
+  const DF df;
+  const VU magnitude = hn::And(code, hn::Set(du, c.magnitude_mask));
+  const VU sign = hn::ShiftLeftSame(hn::And(code, hn::Set(du, c.sign_bit)), int(c.sign_shift));
+  const VU mantissa = hn::And(magnitude, hn::Set(du, c.mantissa_mask));
+  const VU normal = hn::Add(hn::ShiftLeftSame(magnitude, int(c.mantissa_shift)), hn::Set(du, c.exponent_adjust));
+  const VU by_conversion =
+      hn::Add(hn::BitCast(du, hn::ConvertTo(df, hn::BitCast(di, mantissa))), hn::Set(du, c.subnormal_exponent_adjust));
+  const VU by_shift = hn::ShiftLeftSame(mantissa, int(c.subnormal_shift));
+  const VU subnormal = hn::IfThenElse(hn::MaskFromVec(hn::Set(du, c.subnormal_by_shift)), by_shift, by_conversion);
+  VU bits = hn::IfThenElse(hn::Lt(magnitude, hn::Set(du, c.subnormal_below)), subnormal, normal);
+  bits = hn::IfThenElse(hn::Eq(magnitude, hn::Set(du, c.zero_magnitude)), hn::Set(du, c.zero_bits), bits);
+  // IEEE inf / NaN: exponent all ones; a NaN becomes quiet and keeps its payload.
+  const VU quiet = hn::IfThenElseZero(hn::Ne(mantissa, hn::Zero(du)), hn::Set(du, 0x00400000u));
+  const VU ieee_special =
+      hn::Or(hn::Or(hn::Set(du, 0x7F800000u), hn::ShiftLeftSame(mantissa, int(c.mantissa_shift))), quiet);
+  bits = hn::IfThenElse(AtLeast(magnitude, hn::Set(du, c.ieee_special_at)), ieee_special, bits);
+  bits = hn::IfThenElse(hn::Eq(magnitude, hn::Set(du, c.special_magnitude)), hn::Set(du, c.special_magnitude_bits), bits);
+  bits = hn::Or(bits, sign);
+  return hn::IfThenElse(hn::Eq(code, hn::Set(du, c.special_code)), hn::Set(du, c.special_code_bits), bits);
+}
+
+template <class Code>
+HWY_INLINE void DequantizeLoop(const Code* HWY_RESTRICT in, std::size_t n, float* HWY_RESTRICT out,
+                               const DequantizeConstants& constants) {
+  const DequantizeConstants c = constants;  // kept in registers, as in QuantizeLoop
+  const DU du;
+  const DF df;
+  const std::size_t lanes = hn::Lanes(du);
+  std::size_t i = 0;
+  for (; i + lanes <= n; i += lanes) hn::StoreU(hn::BitCast(df, DequantizeVector(c, LoadCodes(in + i))), df, out + i);
+  if (i == n) return;
+  HWY_ALIGN Code padded_in[HWY_MAX_BYTES / sizeof(float)] = {};
+  HWY_ALIGN float padded_out[HWY_MAX_BYTES / sizeof(float)] = {};
+  std::memcpy(padded_in, in + i, (n - i) * sizeof(Code));
+  hn::Store(hn::BitCast(df, DequantizeVector(c, LoadCodes(padded_in))), df, padded_out);
+  std::memcpy(out + i, padded_out, (n - i) * sizeof(float));
+}
+
+HWY_NOINLINE void DequantizeFrom8(const std::uint8_t* in, std::size_t n, float* out, const DequantizeConstants& c) {
+  DequantizeLoop(in, n, out, c);
+}
+HWY_NOINLINE void DequantizeFrom16(const std::uint16_t* in, std::size_t n, float* out, const DequantizeConstants& c) {
+  DequantizeLoop(in, n, out, c);
+}
+HWY_NOINLINE void DequantizeFrom32(const std::uint32_t* in, std::size_t n, float* out, const DequantizeConstants& c) {
+  DequantizeLoop(in, n, out, c);
+}
+
+}  // namespace HWY_NAMESPACE
+}  // namespace softfloat::simd::detail
+HWY_AFTER_NAMESPACE();
+
+#endif  // include guard

@@ -1,0 +1,289 @@
+// The public array conversions: argument checks, the choice between the per-target
+// generic algorithm (quantize-inl.h, compiled for every Highway target and picked at
+// run time by HWY_DYNAMIC_DISPATCH), the bit-identical hardware shortcuts, and the
+// scalar loop over round_to_format() for formats outside the vector algorithm's range.
+
+// Highway compiles this file once per target, re-including quantize-inl.h each time.
+#undef HWY_TARGET_INCLUDE
+#define HWY_TARGET_INCLUDE "simd/quantize-inl.h"
+#include <hwy/foreach_target.h>  // IWYU pragma: keep
+#include <hwy/highway.h>
+
+#include "simd/quantize-inl.h"
+
+#if HWY_ONCE
+#include <bit>
+#include <cstring>
+#include <stdexcept>
+#include <string>
+
+#if defined(__x86_64__) || defined(__i386__)
+#include <immintrin.h>
+#endif
+
+#include "simd/array_constants.hpp"
+#include "simd/array_paths.hpp"
+#include "simd/hardware_shortcuts.hpp"
+#include "softfloat/exact_value.hpp"
+#include "softfloat/format_spec.hpp"
+#include "softfloat/round_to_format.hpp"
+#include "softfloat/simd.hpp"
+
+namespace softfloat::simd {
+namespace detail {
+
+HWY_EXPORT(QuantizeTo8);
+HWY_EXPORT(QuantizeTo16);
+HWY_EXPORT(QuantizeTo32);
+HWY_EXPORT(DequantizeFrom8);
+HWY_EXPORT(DequantizeFrom16);
+HWY_EXPORT(DequantizeFrom32);
+
+namespace {
+
+// The exported (by-value) descriptions for the named shortcuts.
+constexpr Format fp16_format{5, 10, 15};
+constexpr Format bf16_format{8, 7, 127};
+
+void dispatch_quantize(const float* in, std::size_t n, std::uint8_t* out, const QuantizeConstants& c) {
+  HWY_DYNAMIC_DISPATCH(QuantizeTo8)(in, n, out, c);
+}
+void dispatch_quantize(const float* in, std::size_t n, std::uint16_t* out, const QuantizeConstants& c) {
+  HWY_DYNAMIC_DISPATCH(QuantizeTo16)(in, n, out, c);
+}
+void dispatch_quantize(const float* in, std::size_t n, std::uint32_t* out, const QuantizeConstants& c) {
+  HWY_DYNAMIC_DISPATCH(QuantizeTo32)(in, n, out, c);
+}
+void dispatch_dequantize(const std::uint8_t* in, std::size_t n, float* out, const DequantizeConstants& c) {
+  HWY_DYNAMIC_DISPATCH(DequantizeFrom8)(in, n, out, c);
+}
+void dispatch_dequantize(const std::uint16_t* in, std::size_t n, float* out, const DequantizeConstants& c) {
+  HWY_DYNAMIC_DISPATCH(DequantizeFrom16)(in, n, out, c);
+}
+void dispatch_dequantize(const std::uint32_t* in, std::size_t n, float* out, const DequantizeConstants& c) {
+  HWY_DYNAMIC_DISPATCH(DequantizeFrom32)(in, n, out, c);
+}
+
+// Clears DAZ and FTZ and selects round-to-nearest for the F16C shortcut (vcvtps2ph
+// would read subnormal inputs as zero under DAZ), restoring the caller's MXCSR after.
+class DefaultFloatEnvironment {
+ public:
+#if defined(__x86_64__) || defined(__i386__)
+  DefaultFloatEnvironment() : saved_(_mm_getcsr()) { _mm_setcsr(saved_ & ~kChanged); }
+  ~DefaultFloatEnvironment() { _mm_setcsr(saved_); }
+
+ private:
+  static constexpr unsigned kChanged = 0x8040u /* FTZ, DAZ */ | 0x6000u /* rounding control */;
+  unsigned saved_;
+#endif
+};
+
+std::string describe_format(const Format& format) {
+  try {
+    return format_name(format);
+  } catch (...) {
+    return "the format";
+  }
+}
+
+// `Code` is the type of the codes, whichever side of the conversion holds them.
+template <class Code>
+void check_arguments(const void* in, std::size_t n, const void* out, const Format& format, const char* function) {
+  const std::string where = std::string("softfloat::simd::") + function + ": ";
+  if (!format.valid()) throw std::invalid_argument(where + "invalid format: " + std::string(describe(format.problem())));
+  if (n > 0 && (in == nullptr || out == nullptr))
+    throw std::invalid_argument(where + "null pointer with n = " + std::to_string(n));
+  if (format.total_bits() > int(8 * sizeof(Code)))
+    throw std::invalid_argument(where + describe_format(format) + " has " + std::to_string(format.total_bits()) +
+                                " bits and does not fit the " + std::to_string(8 * sizeof(Code)) +
+                                "-bit output type");
+}
+
+void check_rounding(Rounding mode, const char* function) {
+  if (mode == Rounding::stochastic || mode == Rounding::stochastic_equal)
+    throw std::invalid_argument(std::string("softfloat::simd::") + function +
+                                ": stochastic rounding is not yet supported by the array functions");
+}
+
+bool is_fp32(const Format& format) { return format == binary32_format; }
+
+// fp32 -> fp32 is exact but for the rules on special values: a NaN becomes quiet and
+// infinity saturates under Overflow::saturate.
+template <class Code>
+void copy_fp32(const float* in, std::size_t n, Code* out, Overflow policy) {
+  for (std::size_t i = 0; i < n; ++i) {
+    std::uint32_t u;
+    std::memcpy(&u, in + i, 4);
+    const std::uint32_t a = u & 0x7FFFFFFFu;
+    if (a > 0x7F800000u) u |= 0x00400000u;
+    else if (a == 0x7F800000u && policy == Overflow::saturate) u = (u & 0x80000000u) | 0x7F7FFFFFu;
+    out[i] = Code(u);
+  }
+}
+
+template <class Code>
+void quantize_scalar_loop(const float* in, std::size_t n, Code* out, const Format& format, Rounding mode,
+                          Overflow policy) {
+  for (std::size_t i = 0; i < n; ++i) out[i] = Code(round_to_format(decode(in[i]), format, mode, policy));
+}
+
+template <class Code>
+void quantize_generic_impl(const float* in, std::size_t n, Code* out, const Format& format, Rounding mode,
+                           Overflow policy) {
+  if (n == 0) return;
+  if (is_fp32(format) && sizeof(Code) == 4) return copy_fp32(in, n, out, policy);
+  if (!quantize_supported(format)) return quantize_scalar_loop(in, n, out, format, mode, policy);
+  dispatch_quantize(in, n, out, quantize_constants(format, mode, policy));
+}
+
+template <class Code>
+void dequantize_generic_impl(const Code* in, std::size_t n, float* out, const Format& format) {
+  if (n == 0) return;
+  if (!dequantize_supported(format)) {
+    const std::uint64_t mask = format.sign_bit() | format.magnitude_mask();
+    for (std::size_t i = 0; i < n; ++i) {
+      const auto bits = std::uint32_t(round_to_format(decode(in[i] & mask, format), binary32_format));
+      std::memcpy(out + i, &bits, 4);
+    }
+    return;
+  }
+  dispatch_dequantize(in, n, out, dequantize_constants(format));
+}
+
+template <class Code>
+void quantize_public(const float* in, std::size_t n, Code* out, const Format& format, Rounding mode,
+                     Overflow policy) {
+  check_arguments<Code>(in, n, out, format, "quantize");
+  check_rounding(mode, "quantize");
+  if (n == 0) return;
+  if constexpr (sizeof(Code) == 2) {
+    const bool nearest_standard = mode == Rounding::nearest_even && policy == Overflow::standard;
+    if (nearest_standard && format == fp16_format && f16c_usable()) {
+      DefaultFloatEnvironment environment;
+      return fp16_from_float_f16c(in, n, out);
+    }
+    if (nearest_standard && format == bf16_format && avx512bf16_usable())
+      return bf16_from_float_avx512bf16(in, n, out);
+  }
+  quantize_generic_impl(in, n, out, format, mode, policy);
+}
+
+template <class Code>
+void dequantize_public(const Code* in, std::size_t n, float* out, const Format& format) {
+  check_arguments<Code>(in, n, out, format, "dequantize");
+  if (n == 0) return;
+  if constexpr (sizeof(Code) == 2) {
+    if (format == fp16_format && f16c_usable()) {
+      DefaultFloatEnvironment environment;
+      return float_from_fp16_f16c(in, n, out);
+    }
+  }
+  dequantize_generic_impl(in, n, out, format);
+}
+
+template <class Code>
+void quantize_double(const double* in, std::size_t n, Code* out, const Format& format, Rounding mode,
+                     Overflow policy) {
+  check_arguments<Code>(in, n, out, format, "quantize");
+  check_rounding(mode, "quantize");
+  for (std::size_t i = 0; i < n; ++i) out[i] = Code(round_to_format(decode(in[i]), format, mode, policy));
+}
+
+template <class Code>
+void round_trip_blocks(const float* in, std::size_t n, float* out, const Format& format, Rounding mode,
+                       Overflow policy) {
+  constexpr std::size_t block = 2048;
+  Code codes[block];
+  for (std::size_t i = 0; i < n; i += block) {
+    const std::size_t count = n - i < block ? n - i : block;
+    quantize_public(in + i, count, codes, format, mode, policy);
+    dequantize_public(codes, count, out + i, format);
+  }
+}
+
+}  // namespace
+
+void quantize_generic(const float* in, std::size_t n, std::uint8_t* out, const Format& format, Rounding mode,
+                      Overflow policy) {
+  quantize_generic_impl(in, n, out, format, mode, policy);
+}
+void quantize_generic(const float* in, std::size_t n, std::uint16_t* out, const Format& format, Rounding mode,
+                      Overflow policy) {
+  quantize_generic_impl(in, n, out, format, mode, policy);
+}
+void quantize_generic(const float* in, std::size_t n, std::uint32_t* out, const Format& format, Rounding mode,
+                      Overflow policy) {
+  quantize_generic_impl(in, n, out, format, mode, policy);
+}
+void dequantize_generic(const std::uint8_t* in, std::size_t n, float* out, const Format& format) {
+  dequantize_generic_impl(in, n, out, format);
+}
+void dequantize_generic(const std::uint16_t* in, std::size_t n, float* out, const Format& format) {
+  dequantize_generic_impl(in, n, out, format);
+}
+void dequantize_generic(const std::uint32_t* in, std::size_t n, float* out, const Format& format) {
+  dequantize_generic_impl(in, n, out, format);
+}
+void quantize_scalar(const float* in, std::size_t n, std::uint32_t* out, const Format& format, Rounding mode,
+                     Overflow policy) {
+  quantize_scalar_loop(in, n, out, format, mode, policy);
+}
+
+void check_span_lengths(std::size_t in, std::size_t out) {
+  if (out < in)
+    throw std::invalid_argument("softfloat::simd: the output span has " + std::to_string(out) +
+                                " elements for an input of " + std::to_string(in));
+}
+
+}  // namespace detail
+
+void quantize(const float* in, std::size_t n, std::uint8_t* out, const Format& format, Rounding mode,
+              Overflow policy) {
+  detail::quantize_public(in, n, out, format, mode, policy);
+}
+void quantize(const float* in, std::size_t n, std::uint16_t* out, const Format& format, Rounding mode,
+              Overflow policy) {
+  detail::quantize_public(in, n, out, format, mode, policy);
+}
+void quantize(const float* in, std::size_t n, std::uint32_t* out, const Format& format, Rounding mode,
+              Overflow policy) {
+  detail::quantize_public(in, n, out, format, mode, policy);
+}
+void quantize(const double* in, std::size_t n, std::uint8_t* out, const Format& format, Rounding mode,
+              Overflow policy) {
+  detail::quantize_double(in, n, out, format, mode, policy);
+}
+void quantize(const double* in, std::size_t n, std::uint16_t* out, const Format& format, Rounding mode,
+              Overflow policy) {
+  detail::quantize_double(in, n, out, format, mode, policy);
+}
+void quantize(const double* in, std::size_t n, std::uint32_t* out, const Format& format, Rounding mode,
+              Overflow policy) {
+  detail::quantize_double(in, n, out, format, mode, policy);
+}
+void dequantize(const std::uint8_t* in, std::size_t n, float* out, const Format& format) {
+  detail::dequantize_public(in, n, out, format);
+}
+void dequantize(const std::uint16_t* in, std::size_t n, float* out, const Format& format) {
+  detail::dequantize_public(in, n, out, format);
+}
+void dequantize(const std::uint32_t* in, std::size_t n, float* out, const Format& format) {
+  detail::dequantize_public(in, n, out, format);
+}
+
+void round_trip(const float* in, std::size_t n, float* out, const Format& format, Rounding mode, Overflow policy) {
+  detail::check_arguments<std::uint32_t>(in, n, out, format, "round_trip");
+  detail::check_rounding(mode, "round_trip");
+  if (format.total_bits() <= 8) detail::round_trip_blocks<std::uint8_t>(in, n, out, format, mode, policy);
+  else if (format.total_bits() <= 16) detail::round_trip_blocks<std::uint16_t>(in, n, out, format, mode, policy);
+  else if (format.total_bits() <= 32) detail::round_trip_blocks<std::uint32_t>(in, n, out, format, mode, policy);
+  else throw std::invalid_argument("softfloat::simd::round_trip: formats of more than 32 bits are not supported");
+}
+void round_trip(std::span<const float> in, std::span<float> out, const Format& format, Rounding mode,
+                Overflow policy) {
+  detail::check_span_lengths(in.size(), out.size());
+  round_trip(in.data(), in.size(), out.data(), format, mode, policy);
+}
+
+}  // namespace softfloat::simd
+#endif  // HWY_ONCE

@@ -1,0 +1,252 @@
+// Shared pieces of the arithmetic, parsing, printing and classification suites: the
+// formats under test as GoogleTest type lists, an mpfr_t that frees itself, tables of
+// the exact values of codes, the expected code of an operation (MPFR through
+// verify::reference_compute, NaN operands by the propagation convention), and a
+// mismatch log that keeps loops over millions of inputs fast. Expected values come
+// from GNU MPFR or from the conventions restated here, never from the library.
+#pragma once
+
+#include <gtest/gtest.h>
+#include <mpfr.h>
+
+#include <cctype>
+#include <cstdint>
+#include <cstdio>
+#include <functional>
+#include <random>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "softfloat/softfloat.hpp"
+#include "verify/reference/mpfr_reference.hpp"
+
+namespace softfloat::arithmetic_test {
+
+// ---------------------------------------------------------------------------
+// Formats.
+
+// Every format of at most 8 bits in the contract: all pairs of codes are checked.
+using ByteFormats = ::testing::Types<E5M2, E4M3, E4M3FNUZ, E5M2FNUZ, P3109<8, 1>, P3109<8, 2>, P3109<8, 3>,
+                                     P3109<8, 4>, P3109<8, 5>, P3109<8, 6>, P3109<8, 7>, E8M0, E2M1, E2M3, E3M2>;
+
+// Test names from the format spec ("e4m3", "e5m10:bias=3"), made identifier-safe.
+inline std::string identifier_of(const std::string& text) {
+  std::string out;
+  for (char c : text) out += (std::isalnum(static_cast<unsigned char>(c)) != 0) ? c : '_';
+  return out;
+}
+struct FormatNames {
+  template <class F>
+  static std::string GetName(int) {
+    return identifier_of(format_name(F::format));
+  }
+};
+
+inline std::string hex(std::uint64_t code) {
+  char text[32];
+  std::snprintf(text, sizeof text, "0x%llx", static_cast<unsigned long long>(code));
+  return text;
+}
+
+// ---------------------------------------------------------------------------
+// MPFR values.
+
+class Mpfr {
+ public:
+  explicit Mpfr(mpfr_prec_t precision = 128) { mpfr_init2(value_, precision); }
+  ~Mpfr() { mpfr_clear(value_); }
+  Mpfr(const Mpfr&) = delete;
+  Mpfr& operator=(const Mpfr&) = delete;
+  mpfr_ptr get() { return value_; }
+  mpfr_srcptr get() const { return value_; }
+
+ private:
+  mpfr_t value_;
+};
+
+// The exact values of a list of codes, kept for the duration of a test so that the
+// pair loops do not decode the same code millions of times.
+class ValueTable {
+ public:
+  ValueTable(const Format& f, std::vector<std::uint64_t> codes) : codes_(std::move(codes)), values_(codes_.size()) {
+    for (std::size_t i = 0; i < codes_.size(); ++i) {
+      mpfr_init2(&values_[i], 64);  // every format here has at most 53 significant bits
+      verify::exact_value_of(&values_[i], codes_[i], f);
+    }
+  }
+  ~ValueTable() {
+    for (auto& v : values_) mpfr_clear(&v);
+  }
+  ValueTable(const ValueTable&) = delete;
+  ValueTable& operator=(const ValueTable&) = delete;
+  std::size_t size() const { return codes_.size(); }
+  std::uint64_t code(std::size_t i) const { return codes_[i]; }
+  mpfr_srcptr value(std::size_t i) const { return &values_[i]; }
+
+ private:
+  std::vector<std::uint64_t> codes_;
+  std::vector<__mpfr_struct> values_;
+};
+
+// Every code 0 .. 2^total_bits - 1 of a format of at most 16 bits.
+inline std::vector<std::uint64_t> all_codes(const Format& f) {
+  std::vector<std::uint64_t> codes(std::size_t{1} << f.total_bits());
+  for (std::size_t i = 0; i < codes.size(); ++i) codes[i] = i;
+  return codes;
+}
+
+// ---------------------------------------------------------------------------
+// Roundings.
+
+struct RoundingPair {
+  Rounding library;
+  mpfr_rnd_t mpfr;
+  const char* name;
+};
+inline constexpr RoundingPair kNearest{Rounding::nearest_even, MPFR_RNDN, "nearest_even"};
+inline constexpr RoundingPair kDirectedRoundings[] = {
+    {Rounding::toward_zero, MPFR_RNDZ, "toward_zero"},
+    {Rounding::up, MPFR_RNDU, "up"},
+    {Rounding::down, MPFR_RNDD, "down"},
+    {Rounding::away_from_zero, MPFR_RNDA, "away_from_zero"},
+};
+
+// ---------------------------------------------------------------------------
+// Expected results.
+
+// NaN by the conventions (restated from the format definitions, as the reference
+// does): IEEE exponent all ones with a nonzero mantissa; fn the all-ones magnitude;
+// fnuz and P3109 the negative-zero code; finite formats have none.
+inline bool is_nan_code(std::uint64_t code, const Format& f) {
+  const int m = f.mantissa_bits;
+  const std::uint64_t magnitude_ones = (std::uint64_t{1} << (f.exponent_bits + m)) - 1;
+  const std::uint64_t sign = f.is_signed ? std::uint64_t{1} << (f.exponent_bits + m) : 0;
+  const std::uint64_t magnitude = code & magnitude_ones;
+  switch (f.specials) {
+    case Specials::ieee: return (magnitude >> m) == (magnitude_ones >> m) && (magnitude & ((std::uint64_t{1} << m) - 1)) != 0;
+    case Specials::fn: return magnitude == magnitude_ones;
+    case Specials::fnuz:
+    case Specials::p3109: return sign != 0 && code == sign;
+    case Specials::finite: return false;
+  }
+  return false;
+}
+
+// A NaN operand propagates (IEEE 754-2019 6.2.3): the result is that NaN made quiet.
+// IEEE-style formats set the quiet bit (the top mantissa bit) and keep sign and
+// payload; the other conventions have one NaN code per sign, which is already the
+// answer.
+inline std::uint64_t quieted(std::uint64_t nan, const Format& f) {
+  return f.specials == Specials::ieee ? nan | (std::uint64_t{1} << (f.mantissa_bits - 1)) : nan;
+}
+
+// The default NaN of an invalid operation: positive and quiet (MPFR's NaN carries
+// no sign; IEEE 754 leaves the sign unspecified and the library picks +).
+inline std::uint64_t default_nan(const Format& f) {
+  return verify::reference_compute([](mpfr_ptr out, mpfr_rnd_t) { mpfr_set_nan(out); return 0; }, f);
+}
+
+enum class Operation { add, subtract, multiply, divide };
+inline constexpr Operation kOperations[] = {Operation::add, Operation::subtract, Operation::multiply,
+                                            Operation::divide};
+inline const char* symbol(Operation op) {
+  switch (op) {
+    case Operation::add: return "+";
+    case Operation::subtract: return "-";
+    case Operation::multiply: return "*";
+    case Operation::divide: return "/";
+  }
+  return "?";
+}
+
+// The code MPFR gives for `a op b` on exact operand values, rounded once to `f`.
+inline std::uint64_t reference_binary(Operation op, mpfr_srcptr a, mpfr_srcptr b, const Format& f, mpfr_rnd_t rnd) {
+  return verify::reference_compute(
+      [&](mpfr_ptr out, mpfr_rnd_t r) {
+        switch (op) {
+          case Operation::add: return mpfr_add(out, a, b, r);
+          case Operation::subtract: return mpfr_sub(out, a, b, r);
+          case Operation::multiply: return mpfr_mul(out, a, b, r);
+          case Operation::divide: return mpfr_div(out, a, b, r);
+        }
+        return 0;
+      },
+      f, rnd);
+}
+
+// The expected code of `a op b` for codes of `f`: a NaN operand propagates (the first
+// one, quieted), everything else is MPFR's correctly rounded result.
+inline std::uint64_t expected_binary(Operation op, std::uint64_t a_code, mpfr_srcptr a, std::uint64_t b_code,
+                                     mpfr_srcptr b, const Format& f, mpfr_rnd_t rnd) {
+  if (mpfr_nan_p(a)) return quieted(a_code, f);
+  if (mpfr_nan_p(b)) return quieted(b_code, f);
+  return reference_binary(op, a, b, f, rnd);
+}
+
+// The library's result for codes of F, through the typed API: the operator for the
+// default rounding (checked against the named function too), the named function with
+// an explicit Rounding otherwise.
+template <class F>
+std::uint64_t library_binary(Operation op, std::uint64_t a_code, std::uint64_t b_code, Rounding mode) {
+  using S = typename F::storage_type;
+  const F a = F::from_bits(S(a_code)), b = F::from_bits(S(b_code));
+  if (mode == Rounding::nearest_even) {
+    switch (op) {
+      case Operation::add: return (a + b).bits();
+      case Operation::subtract: return (a - b).bits();
+      case Operation::multiply: return (a * b).bits();
+      case Operation::divide: return (a / b).bits();
+    }
+  }
+  switch (op) {
+    case Operation::add: return add(a, b, mode).bits();
+    case Operation::subtract: return subtract(a, b, mode).bits();
+    case Operation::multiply: return multiply(a, b, mode).bits();
+    case Operation::divide: return divide(a, b, mode).bits();
+  }
+  return 0;
+}
+
+// ---------------------------------------------------------------------------
+// Checking many inputs: count mismatches and keep the first few for the message.
+class MismatchLog {
+ public:
+  explicit MismatchLog(std::string what) : what_(std::move(what)) {}
+
+  // `describe_input` is only called for a mismatch.
+  template <class Describe>
+  void check(std::uint64_t got, std::uint64_t expected, Describe&& describe_input) {
+    ++checked_;
+    if (got == expected) return;
+    fail([&] { return describe_input() + ": library " + hex(got) + ", expected " + hex(expected); });
+  }
+  template <class Describe>
+  void check_true(bool ok, Describe&& describe_failure) {
+    ++checked_;
+    if (!ok) fail(describe_failure);
+  }
+  std::size_t checked() const { return checked_; }
+  std::size_t failed() const { return failed_; }
+
+  // For EXPECT_TRUE(log.result()).
+  ::testing::AssertionResult result() const {
+    if (checked_ == 0) return ::testing::AssertionFailure() << what_ << ": nothing was checked";
+    if (failed_ == 0) return ::testing::AssertionSuccess() << what_ << ": " << checked_ << " cases agree";
+    return ::testing::AssertionFailure() << what_ << ": " << failed_ << " of " << checked_
+                                         << " cases differ from the expected values; first ones:" << examples_;
+  }
+
+ private:
+  template <class Describe>
+  void fail(Describe&& describe_failure) {
+    if (++failed_ <= kShown) examples_ += "\n  " + describe_failure();
+  }
+  static constexpr std::size_t kShown = 12;
+  std::string what_;
+  std::string examples_;
+  std::size_t checked_ = 0;
+  std::size_t failed_ = 0;
+};
+
+}  // namespace softfloat::arithmetic_test

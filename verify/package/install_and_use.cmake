@@ -1,0 +1,83 @@
+# Installs a softfloat build tree into a scratch prefix and uses it from outside:
+#   1. cmake --install BUILD_DIR --prefix WORK_DIR/prefix
+#   2. the installed softfloatTargets*.cmake must carry no machine flags (-march, -m...)
+#      and none of the project's own build flags (-Werror, -fsanitize)
+#   3. configure consumer/ with CMAKE_PREFIX_PATH=WORK_DIR/prefix, build it, run its programs
+#
+#   cmake -DBUILD_DIR=build -DSOURCE_DIR=. -DWORK_DIR=/tmp/pkg [-DSANITIZE=ON] [-DCONFIG=Release]
+#         [-DCXX_COMPILER=g++] -P verify/package/install_and_use.cmake
+#
+# SANITIZE=ON builds the consumer with the same sanitizers, since the installed static
+# libraries of a sanitizer build call into their runtime.
+cmake_minimum_required(VERSION 3.25)
+foreach(required BUILD_DIR SOURCE_DIR WORK_DIR)
+  if(NOT ${required})
+    message(FATAL_ERROR "install_and_use.cmake: pass -D${required}=...")
+  endif()
+endforeach()
+get_filename_component(WORK_DIR "${WORK_DIR}" ABSOLUTE)
+get_filename_component(SOURCE_DIR "${SOURCE_DIR}" ABSOLUTE)
+get_filename_component(BUILD_DIR "${BUILD_DIR}" ABSOLUTE)
+set(prefix "${WORK_DIR}/prefix")
+set(consumer_build "${WORK_DIR}/consumer-build")
+file(REMOVE_RECURSE "${WORK_DIR}")
+file(MAKE_DIRECTORY "${WORK_DIR}")
+
+# Runs a command; on failure prints its output and stops with the step's name.
+function(run_step description)
+  message(STATUS "package test: ${description}")
+  execute_process(COMMAND ${ARGN} RESULT_VARIABLE result OUTPUT_VARIABLE output ERROR_VARIABLE output)
+  if(NOT result EQUAL 0)
+    message(FATAL_ERROR "package test: ${description} failed (${result}):\n${output}")
+  endif()
+  set(step_output "${output}" PARENT_SCOPE)
+endfunction()
+
+# 1. Install.
+set(config_args)
+if(CONFIG)
+  set(config_args --config ${CONFIG})
+endif()
+run_step("install ${BUILD_DIR} into ${prefix}" ${CMAKE_COMMAND} --install ${BUILD_DIR} --prefix ${prefix} ${config_args})
+
+# 2. The exported targets carry no flags that would impose our build choices on users.
+file(GLOB_RECURSE target_files "${prefix}/softfloatTargets*.cmake")
+if(NOT target_files)
+  message(FATAL_ERROR "package test: no softfloatTargets*.cmake installed under ${prefix}")
+endif()
+foreach(file IN LISTS target_files)
+  file(READ "${file}" text)
+  # A flag stands after a quote, a semicolon or a space: "-march=native;-mavx2".
+  foreach(pattern "[\"; ]-march" "[\"; ]-m[a-z0-9]" "-Werror" "-fsanitize")
+    if(text MATCHES "${pattern}")
+      string(REGEX MATCH "[^\n]*${pattern}[^\n]*" line "${text}")
+      message(FATAL_ERROR "package test: ${file} exports a build flag (${pattern}):\n${line}")
+    endif()
+  endforeach()
+endforeach()
+list(LENGTH target_files target_file_count)
+message(STATUS "package test: ${target_file_count} installed target file(s) carry no -march/-m/-Werror/-fsanitize")
+
+# 3. The outside project.
+set(consumer_args -S ${SOURCE_DIR}/verify/package/consumer -B ${consumer_build}
+    -DCMAKE_PREFIX_PATH=${prefix} -DSOFTFLOAT_EXAMPLES_DIR=${SOURCE_DIR}/examples -DCMAKE_BUILD_TYPE=Release)
+if(CXX_COMPILER)
+  list(APPEND consumer_args -DCMAKE_CXX_COMPILER=${CXX_COMPILER})
+endif()
+if(SANITIZE)
+  list(APPEND consumer_args "-DCMAKE_CXX_FLAGS=-fsanitize=address,undefined -fno-sanitize-recover=all"
+       "-DCMAKE_EXE_LINKER_FLAGS=-fsanitize=address,undefined")
+endif()
+run_step("configure the outside project" ${CMAKE_COMMAND} ${consumer_args})
+# It must have found the package just installed, not another copy on the system.
+file(STRINGS "${consumer_build}/CMakeCache.txt" found_dir REGEX "^softfloat_DIR:")
+string(FIND "${found_dir}" "${prefix}/" at)
+if(NOT at GREATER -1)
+  message(FATAL_ERROR "package test: the outside project found softfloat elsewhere: ${found_dir}")
+endif()
+run_step("build the outside project" ${CMAKE_COMMAND} --build ${consumer_build} -j2)
+foreach(program api_tour contract_names reference_check)
+  run_step("run ${program}" ${consumer_build}/${program})
+  message(STATUS "${step_output}")
+endforeach()
+message(STATUS "package test: passed")

@@ -1,0 +1,452 @@
+// The array conversions (softfloat/simd.hpp) against the scalar definition, on every
+// Highway target compiled in and supported by this CPU: each target is forced in turn
+// with hwy::SetSupportedTargetsForTest, as Highway's own tests do. Expected codes come
+// from round_to_format(), the routine that verify/conversion checks against MPFR; the
+// array functions must match it bit for bit, so it is the reference here.
+#include <gtest/gtest.h>
+#include <hwy/targets.h>
+
+#include <bit>
+#include <cfenv>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <algorithm>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#if defined(__x86_64__)
+#include <immintrin.h>
+#endif
+
+#include "simd/array_paths.hpp"
+#include "softfloat/softfloat.hpp"
+
+namespace softfloat {
+namespace {
+
+struct NamedFormat {
+  std::string name;
+  Format format;
+};
+
+// Every contract format, fp32, and custom ones: other biases, a 16-bit fn format, an
+// unsigned IEEE format, and a wide-range format that takes the scalar route.
+std::vector<NamedFormat> formats_under_test() {
+  std::vector<NamedFormat> list = {
+      {"fp32", FP32::format},         {"bf16", BF16::format},         {"fp16", FP16::format},
+      {"tf32", TF32::format},         {"e5m2", E5M2::format},         {"e4m3", E4M3::format},
+      {"e3m2", E3M2::format},         {"e2m3", E2M3::format},         {"e2m1", E2M1::format},
+      {"e8m0", E8M0::format},         {"e4m3fnuz", E4M3FNUZ::format}, {"e5m2fnuz", E5M2FNUZ::format},
+      {"p3109_8p1", P3109<8, 1>::format}, {"p3109_8p2", P3109<8, 2>::format}, {"p3109_8p3", P3109<8, 3>::format},
+      {"p3109_8p4", P3109<8, 4>::format}, {"p3109_8p5", P3109<8, 5>::format}, {"p3109_8p6", P3109<8, 6>::format},
+      {"p3109_8p7", P3109<8, 7>::format}, {"e3m4", Float<3, 4>::format},    {"e6m9", Float<6, 9>::format},
+      {"e5m10_bias3", Float<5, 10, 3>::format}, {"e4m3_fn_bias11", Float<4, 3, 11, false>::format},
+      {"e5m10_fn", parse_format("e5m10:fn")},   {"e5m2_unsigned", parse_format("e5m2:unsigned")},
+      {"e4m3_finite_unsigned", parse_format("e4m3:finite:unsigned")},
+      {"e9m6_wide", Float<9, 6>::format},  // range beyond fp32's: the scalar route
+  };
+  return list;
+}
+
+constexpr Rounding kModes[] = {Rounding::nearest_even, Rounding::nearest_away, Rounding::nearest_zero,
+                               Rounding::toward_zero,  Rounding::away_from_zero, Rounding::up,
+                               Rounding::down,         Rounding::odd};
+constexpr Overflow kPolicies[] = {Overflow::standard, Overflow::saturate};
+
+float from_bits(std::uint32_t u) { return std::bit_cast<float>(u); }
+std::uint32_t bits_of(float x) { return std::bit_cast<std::uint32_t>(x); }
+
+std::uint32_t expected_code(float x, const Format& f, Rounding mode, Overflow policy) {
+  return std::uint32_t(round_to_format(decode(x), f, mode, policy));
+}
+std::uint32_t expected_float_bits(std::uint32_t code, const Format& f) {
+  return std::uint32_t(round_to_format(decode(code, f), binary32_format));
+}
+std::uint64_t code_count(const Format& f) { return std::uint64_t{1} << f.total_bits(); }
+
+// (a) For every code: its float value, the neighbouring floats, the float midpoints to
+// the next code and one float ulp either side of them, with both signs.
+// (c) Specials: NaN payloads, infinities, zeros, float subnormals.
+std::vector<float> boundary_inputs(const Format& f) {
+  std::vector<std::uint32_t> bits;
+  auto add = [&](std::uint32_t u) {
+    bits.push_back(u & 0x7FFFFFFFu);
+    bits.push_back(u | 0x80000000u);
+  };
+  if (f.total_bits() <= 20) {
+    double previous = -1;
+    for (std::uint64_t code = 0; code <= f.magnitude_mask(); ++code) {
+      const std::uint32_t u = expected_float_bits(std::uint32_t(code), f);
+      if ((u & 0x7FFFFFFFu) > 0x7F800000u) continue;
+      add(u);
+      add(u + 1);
+      add(u - 1);
+      const double value = from_bits(u);
+      if (previous >= 0 && std::isfinite(value)) {
+        const std::uint32_t mid = bits_of(float((previous + value) / 2));
+        add(mid);
+        add(mid + 1);
+        add(mid - 1);
+      }
+      previous = std::isfinite(value) ? value : -1;
+    }
+  }
+  const std::uint32_t specials[] = {0x00000000u, 0x00000001u, 0x00000002u, 0x0000FFFFu, 0x00200000u,
+                                    0x003FFFFFu, 0x00400000u, 0x00400001u, 0x005FFFFFu, 0x00600000u,
+                                    0x00600001u, 0x007FFFFFu, 0x00800000u, 0x00800001u, 0x7F7FFFFFu,
+                                    0x7F000000u, 0x7EFFFFFFu, 0x7F800000u, 0x7F800001u, 0x7F800100u,
+                                    0x7FA00000u, 0x7FBFFFFFu, 0x7FC00000u, 0x7FC00001u, 0x7FE00000u,
+                                    0x7FFFFFFFu, 0x3F800000u, 0x3F7FFFFFu, 0x3FC00000u};
+  for (std::uint32_t u : specials) add(u);
+  std::sort(bits.begin(), bits.end());
+  bits.erase(std::unique(bits.begin(), bits.end()), bits.end());
+  std::vector<float> inputs;
+  inputs.reserve(bits.size());
+  for (std::uint32_t u : bits) inputs.push_back(from_bits(u));
+  return inputs;
+}
+
+// (b) A stride through all 2^32 float bit patterns: `count` inputs, evenly spaced, with
+// a per-index odd offset so that low mantissa bits vary too.
+std::vector<float> stride_inputs(std::size_t count) {
+  std::vector<float> inputs(count);
+  const std::uint64_t step = (std::uint64_t{1} << 32) / count;
+  for (std::size_t i = 0; i < count; ++i)
+    inputs[i] = from_bits(std::uint32_t(i * step + ((i * 2654435761u) % step)));
+  return inputs;
+}
+
+// Runs `body` once per Highway target compiled in and supported by this CPU, with that
+// target forced, and returns the names of the targets run.
+template <class Body>
+std::vector<std::string> for_each_target(Body body) {
+  std::vector<std::string> names;
+  for (std::int64_t target : hwy::SupportedAndGeneratedTargets()) {
+    hwy::SetSupportedTargetsForTest(target);
+    names.push_back(hwy::TargetName(target));
+    SCOPED_TRACE(names.back());
+    body(names.back());
+  }
+  hwy::SetSupportedTargetsForTest(0);
+  return names;
+}
+
+// Reports the first few mismatches of one comparison and counts the rest.
+struct MismatchLog {
+  std::string what;
+  int count = 0;
+  void check(std::uint32_t input, std::uint32_t expected, std::uint32_t got) {
+    if (expected == got) return;
+    if (++count <= 5)
+      ADD_FAILURE() << what << ": input 0x" << std::hex << input << " expected 0x" << expected << " got 0x" << got;
+  }
+  ~MismatchLog() {
+    if (count > 5) ADD_FAILURE() << what << ": " << count << " mismatches in all";
+  }
+};
+
+const char* mode_name(Rounding mode) {
+  switch (mode) {
+    case Rounding::nearest_even: return "nearest_even";
+    case Rounding::nearest_away: return "nearest_away";
+    case Rounding::nearest_zero: return "nearest_zero";
+    case Rounding::toward_zero: return "toward_zero";
+    case Rounding::away_from_zero: return "away_from_zero";
+    case Rounding::up: return "up";
+    case Rounding::down: return "down";
+    case Rounding::odd: return "odd";
+    default: return "stochastic";
+  }
+}
+
+// quantize through the public entry point or the generic algorithm alone, into the
+// storage width of the format; `out` is reused between calls (no page faults per run).
+void run_quantize(const std::vector<float>& in, const Format& f, Rounding mode, Overflow policy, bool generic,
+                  std::vector<std::uint32_t>& out) {
+  out.resize(in.size());
+  auto run = [&](auto* codes) {
+    if (generic) simd::detail::quantize_generic(in.data(), in.size(), codes, f, mode, policy);
+    else simd::quantize(in.data(), in.size(), codes, f, mode, policy);
+  };
+  // Narrow codes are written into the front of the same buffer, then widened in place
+  // from the back.
+  if (f.total_bits() <= 8) {
+    auto* codes = reinterpret_cast<std::uint8_t*>(out.data());
+    run(codes);
+    for (std::size_t i = in.size(); i-- > 0;) out[i] = codes[i];
+  } else if (f.total_bits() <= 16) {
+    auto* codes = reinterpret_cast<std::uint16_t*>(out.data());
+    run(codes);
+    for (std::size_t i = in.size(); i-- > 0;) out[i] = codes[i];
+  } else {
+    run(out.data());
+  }
+}
+std::vector<std::uint32_t> run_quantize(const std::vector<float>& in, const Format& f, Rounding mode,
+                                        Overflow policy, bool generic) {
+  std::vector<std::uint32_t> out;
+  run_quantize(in, f, mode, policy, generic, out);
+  return out;
+}
+
+// The public path differs from the generic algorithm only where a hardware shortcut
+// exists (fp16, bf16): elsewhere one run per target covers both.
+bool has_shortcut(const Format& f) { return f == FP16::format || f == BF16::format; }
+
+class ArrayConversion : public ::testing::TestWithParam<NamedFormat> {};
+
+// Every deterministic rounding direction and both overflow policies on the boundary
+// inputs and specials plus a 2^16 stride; nearest-even / standard (the default) also on
+// the 2^24-input stride through all float bit patterns.
+TEST_P(ArrayConversion, QuantizeMatchesScalarOnEveryTarget) {
+  const Format f = GetParam().format;
+  const std::vector<float> boundary = boundary_inputs(f);
+  const std::vector<float> long_stride = stride_inputs(std::size_t{1} << 24);
+  const std::vector<float> short_stride = stride_inputs(std::size_t{1} << 16);
+  std::vector<float> inputs;
+  std::vector<std::uint32_t> expected, got;
+  for (Rounding mode : kModes) {
+    for (Overflow policy : kPolicies) {
+      const bool is_default = mode == Rounding::nearest_even && policy == Overflow::standard;
+      inputs = boundary;
+      const auto& stride = is_default ? long_stride : short_stride;
+      inputs.insert(inputs.end(), stride.begin(), stride.end());
+      expected.resize(inputs.size());
+      for (std::size_t i = 0; i < inputs.size(); ++i) expected[i] = expected_code(inputs[i], f, mode, policy);
+      for_each_target([&](const std::string& target) {
+        for (bool generic : {false, true}) {
+          if (generic && !has_shortcut(f)) continue;
+          MismatchLog log{GetParam().name + " " + mode_name(mode) +
+                          (policy == Overflow::saturate ? " saturate " : " standard ") + target +
+                          (generic ? " generic" : " public")};
+          run_quantize(inputs, f, mode, policy, generic, got);
+          for (std::size_t i = 0; i < inputs.size(); ++i) log.check(bits_of(inputs[i]), expected[i], got[i]);
+        }
+      });
+    }
+  }
+}
+
+// Every encoding of the format (and, for 8-bit storage, every byte: bits above the
+// format's width are ignored as Float::from_bits() does).
+TEST_P(ArrayConversion, DequantizeMatchesScalarOnEveryCode) {
+  const Format f = GetParam().format;
+  if (f.total_bits() > 20) GTEST_SKIP() << "sampled by the fp32 tests in verify/conversion";
+  const std::size_t count = f.total_bits() <= 8 ? 256 : code_count(f);
+  const std::uint64_t mask = f.sign_bit() | f.magnitude_mask();
+  std::vector<std::uint32_t> expected(count);
+  for (std::size_t c = 0; c < count; ++c) expected[c] = expected_float_bits(std::uint32_t(c & mask), f);
+  for_each_target([&](const std::string& target) {
+    for (bool generic : {false, true}) {
+      MismatchLog log{GetParam().name + " dequantize " + target + (generic ? " generic" : " public")};
+      std::vector<float> out(count);
+      auto run = [&](const auto& codes) {
+        if (generic) simd::detail::dequantize_generic(codes.data(), count, out.data(), f);
+        else simd::dequantize(codes.data(), count, out.data(), f);
+      };
+      if (f.total_bits() <= 8) {
+        std::vector<std::uint8_t> codes(count);
+        for (std::size_t c = 0; c < count; ++c) codes[c] = std::uint8_t(c);
+        run(codes);
+      } else if (f.total_bits() <= 16) {
+        std::vector<std::uint16_t> codes(count);
+        for (std::size_t c = 0; c < count; ++c) codes[c] = std::uint16_t(c);
+        run(codes);
+      } else {
+        std::vector<std::uint32_t> codes(count);
+        for (std::size_t c = 0; c < count; ++c) codes[c] = std::uint32_t(c);
+        run(codes);
+      }
+      for (std::size_t c = 0; c < count; ++c) log.check(std::uint32_t(c), expected[c], bits_of(out[c]));
+    }
+  });
+}
+
+// Lengths around the vector widths and one long odd length, pointers misaligned by 0..3
+// elements, 64 guard elements either side of the output that must stay untouched.
+template <class Code>
+void check_lengths_and_guards(const NamedFormat& named) {
+  const Format f = named.format;
+  const std::vector<float> pool = stride_inputs(std::size_t{1} << 16);
+  constexpr std::size_t guard = 64;
+  constexpr Code guard_value = Code(0xA5A5A5A5u);
+  std::vector<std::uint32_t> expected_pool(pool.size());
+  for (std::size_t i = 0; i < pool.size(); ++i)
+    expected_pool[i] = expected_code(pool[i], f, Rounding::nearest_even, Overflow::standard);
+  for_each_target([&](const std::string& target) {
+    for (std::size_t n : {std::size_t{0}, std::size_t{1}, std::size_t{7}, std::size_t{15}, std::size_t{17},
+                          std::size_t{1000003}}) {
+      for (std::size_t misalign = 0; misalign <= 3; ++misalign) {
+        if (n == 1000003 && misalign != 3) continue;  // the long length once, misaligned
+        std::vector<float> in(n + misalign);
+        for (std::size_t i = 0; i < n; ++i) in[misalign + i] = pool[(i * 7919) % pool.size()];
+        std::vector<Code> out(n + misalign + 2 * guard, guard_value);
+        Code* first = out.data() + guard + misalign;
+        simd::quantize(in.data() + misalign, n, first, f);
+        MismatchLog log{named.name + " n=" + std::to_string(n) + " misalign=" + std::to_string(misalign) + " " + target};
+        for (std::size_t i = 0; i < n; ++i)
+          log.check(bits_of(in[misalign + i]), expected_pool[(i * 7919) % pool.size()], first[i]);
+        for (std::size_t i = 0; i < guard + misalign; ++i) ASSERT_EQ(out[i], guard_value) << "written before out[0]";
+        for (std::size_t i = guard + misalign + n; i < out.size(); ++i) ASSERT_EQ(out[i], guard_value) << "written after out[n)";
+        // And back: dequantize into a guarded float buffer.
+        std::vector<std::uint32_t> floats(n + misalign + 2 * guard, 0xA5A5A5A5u);
+        float* back = reinterpret_cast<float*>(floats.data() + guard + misalign);
+        simd::dequantize(first, n, back, f);
+        // Every code of the pool was checked against the scalar rule above; here the
+        // guards and the alignment matter, so compare with the dequantized pool codes.
+        for (std::size_t i = 0; i < n && i < 4096; ++i)
+          log.check(first[i], expected_float_bits(first[i], f), bits_of(back[i]));
+        for (std::size_t i = 0; i < guard + misalign; ++i) ASSERT_EQ(floats[i], 0xA5A5A5A5u);
+        for (std::size_t i = guard + misalign + n; i < floats.size(); ++i) ASSERT_EQ(floats[i], 0xA5A5A5A5u);
+      }
+    }
+  });
+}
+
+TEST_P(ArrayConversion, AnyLengthAnyAlignmentNothingOutsideWritten) {
+  const NamedFormat& named = GetParam();
+  if (named.format.total_bits() <= 8) check_lengths_and_guards<std::uint8_t>(named);
+  else if (named.format.total_bits() <= 16) check_lengths_and_guards<std::uint16_t>(named);
+  else check_lengths_and_guards<std::uint32_t>(named);
+}
+
+// round_trip = dequantize(quantize(x)), and the double overload rounds straight from
+// the double (2^-11 + 2^-40 is above the fp16... e4m3 midpoint only as a double).
+TEST_P(ArrayConversion, RoundTripAndDoubleInput) {
+  const Format f = GetParam().format;
+  if (f.total_bits() > 32) GTEST_SKIP();
+  const std::vector<float> in = stride_inputs(4099);
+  std::vector<float> out(in.size());
+  simd::round_trip(in.data(), in.size(), out.data(), f);
+  MismatchLog log{GetParam().name + " round_trip"};
+  for (std::size_t i = 0; i < in.size(); ++i)
+    log.check(bits_of(in[i]), expected_float_bits(expected_code(in[i], f, Rounding::nearest_even, Overflow::standard), f),
+              bits_of(out[i]));
+  // Doubles just above a midpoint of the format's codes round up only when read as doubles.
+  std::vector<double> doubles;
+  for (std::uint64_t code = 0; code + 1 < std::min<std::uint64_t>(f.magnitude_mask(), 4096); ++code) {
+    const double a = from_bits(expected_float_bits(std::uint32_t(code), f));
+    const double b = from_bits(expected_float_bits(std::uint32_t(code + 1), f));
+    if (!std::isfinite(a) || !std::isfinite(b)) continue;
+    const double mid = (a + b) / 2;
+    for (double x : {mid, std::nextafter(mid, 1e300), std::nextafter(mid, -1e300), -mid}) doubles.push_back(x);
+  }
+  std::vector<std::uint32_t> codes(doubles.size());
+  simd::quantize(doubles.data(), doubles.size(), codes.data(), f, Rounding::up, Overflow::saturate);
+  MismatchLog double_log{GetParam().name + " double input"};
+  for (std::size_t i = 0; i < doubles.size(); ++i)
+    double_log.check(std::uint32_t(i), std::uint32_t(round_to_format(decode(doubles[i]), f, Rounding::up, Overflow::saturate)),
+                     codes[i]);
+}
+
+INSTANTIATE_TEST_SUITE_P(Formats, ArrayConversion, ::testing::ValuesIn(formats_under_test()),
+                         [](const ::testing::TestParamInfo<NamedFormat>& info) { return info.param.name; });
+
+// Every target compiled in and supported by the CPU runs; the list is printed.
+TEST(ArrayConversionTargets, EverySupportedTargetRuns) {
+  const std::vector<std::string> names = for_each_target([](const std::string&) {});
+  std::string list;
+  for (const auto& name : names) list += name + " ";
+  std::printf("targets run: %s\n", list.c_str());
+  ASSERT_FALSE(names.empty());
+  std::int64_t compiled_and_supported = hwy::SupportedTargets() & HWY_TARGETS;
+  EXPECT_EQ(std::size_t(std::popcount(std::uint64_t(compiled_and_supported))), names.size());
+#if defined(__x86_64__)
+  if (__builtin_cpu_supports("avx512bw")) {
+    EXPECT_NE(list.find("AVX3"), std::string::npos) << "an AVX-512 CPU must run the AVX3 target";
+  }
+  EXPECT_NE(list.find("SSSE3"), std::string::npos);
+#endif
+}
+
+// The caller's rounding mode and MXCSR's FTZ / DAZ change nothing: the F16C shortcut,
+// the AVX512-BF16 shortcut and the generic path on float subnormals and halfway cases.
+TEST(ArrayConversionEnvironment, ResultsIgnoreRoundingModeAndFlushToZero) {
+  std::vector<float> inputs = stride_inputs(std::size_t{1} << 16);
+  for (std::uint32_t u : {0x00000001u, 0x00400000u, 0x007FFFFFu, 0x33000001u, 0x33800000u, 0x387FC000u,
+                          0x3F801000u, 0x3F808000u, 0x80000001u, 0xB87FE000u})
+    inputs.push_back(from_bits(u));
+  const NamedFormat checked[] = {{"fp16", FP16::format}, {"bf16", BF16::format}, {"e4m3", E4M3::format},
+                                 {"e5m2", E5M2::format}, {"e8m0", E8M0::format}};
+  for (const auto& [name, f] : checked) {
+    std::vector<std::uint32_t> plain = run_quantize(inputs, f, Rounding::nearest_even, Overflow::standard, false);
+    const int saved_rounding = std::fegetround();
+    std::fesetround(FE_UPWARD);
+#if defined(__x86_64__)
+    const unsigned saved_csr = _mm_getcsr();
+    _mm_setcsr(saved_csr | 0x8040u);  // FTZ | DAZ
+#endif
+    std::vector<std::uint32_t> flushed = run_quantize(inputs, f, Rounding::nearest_even, Overflow::standard, false);
+    std::vector<float> back(inputs.size());
+    std::vector<std::uint16_t> codes16(plain.begin(), plain.end());
+    if (f.total_bits() > 8) simd::dequantize(codes16.data(), codes16.size(), back.data(), f);
+#if defined(__x86_64__)
+    const unsigned csr_after = _mm_getcsr();
+    _mm_setcsr(saved_csr);
+    EXPECT_EQ(csr_after, saved_csr | 0x8040u) << "the caller's MXCSR is restored";
+#endif
+    std::fesetround(saved_rounding);
+    MismatchLog log{name + " under FE_UPWARD, FTZ, DAZ"};
+    for (std::size_t i = 0; i < inputs.size(); ++i) {
+      log.check(bits_of(inputs[i]), expected_code(inputs[i], f, Rounding::nearest_even, Overflow::standard), flushed[i]);
+      log.check(bits_of(inputs[i]), plain[i], flushed[i]);
+      if (f.total_bits() > 8) log.check(plain[i], expected_float_bits(plain[i], f), bits_of(back[i]));
+    }
+  }
+}
+
+// Bad arguments throw std::invalid_argument naming the problem.
+TEST(ArrayConversionErrors, BadArgumentsThrow) {
+  float x[2] = {1.0f, 2.0f};
+  std::uint8_t bytes[2];
+  std::uint16_t halves[2];
+  auto message_of = [](auto call) -> std::string {
+    try {
+      call();
+    } catch (const std::invalid_argument& e) {
+      return e.what();
+    }
+    return "no exception";
+  };
+  EXPECT_NE(message_of([&] { simd::quantize(static_cast<const float*>(nullptr), 2, bytes, E4M3::format); }).find("null"),
+            std::string::npos);
+  EXPECT_NE(message_of([&] { simd::quantize(x, 2, bytes, FP16::format); }).find("does not fit"), std::string::npos);
+  EXPECT_NE(message_of([&] { simd::dequantize(halves, 2, x, TF32::format); }).find("does not fit"), std::string::npos);
+  Format invalid = E4M3::format;
+  invalid.exponent_bits = 0;
+  EXPECT_NE(message_of([&] { simd::quantize(x, 2, bytes, invalid); }).find("invalid format"), std::string::npos);
+  EXPECT_NE(message_of([&] { simd::quantize(x, 2, bytes, E4M3::format, Rounding::stochastic); }).find("not yet supported"),
+            std::string::npos);
+  EXPECT_NE(message_of([&] { simd::round_trip(std::span<const float>(x, 2), std::span<float>(x, 1), E4M3::format); })
+                .find("output span"),
+            std::string::npos);
+  // n = 0 with null pointers is fine.
+  EXPECT_NO_THROW(simd::quantize(static_cast<const float*>(nullptr), 0, static_cast<std::uint8_t*>(nullptr), E4M3::format));
+}
+
+// The typed wrappers agree with the Float type on a few worked values:
+// 1.0 -> E4M3 0b0'0111'000 = 0x38; 500 > 448 -> NaN 0x7F; -0 -> fnuz +0.
+TEST(ArrayConversionTyped, WorkedValues) {
+  const float x[3] = {1.0f, 500.0f, -0.0f};
+  std::uint8_t e4m3[3], fnuz[3];
+  simd::quantize<E4M3>(x, 3, e4m3);
+  simd::quantize<E4M3FNUZ>(x, 3, fnuz);
+  EXPECT_EQ(e4m3[0], 0x38);
+  EXPECT_EQ(e4m3[1], 0x7F);
+  EXPECT_EQ(e4m3[2], 0x80);
+  EXPECT_EQ(fnuz[2], 0x00);
+  float back[3];
+  simd::dequantize<E4M3>(e4m3, 3, back);
+  EXPECT_EQ(back[0], 1.0f);
+  EXPECT_TRUE(std::isnan(back[1]));
+  std::uint16_t half[3];
+  simd::quantize<FP16>(x, 3, half);
+  EXPECT_EQ(half[0], 0x3C00);  // 0b0'01111'0000000000
+  EXPECT_EQ(half[1], 0x5FD0);  // 500 = 1.953125 * 2^8: 0b0'10111'1111010000
+}
+
+}  // namespace
+}  // namespace softfloat
