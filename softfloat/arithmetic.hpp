@@ -149,32 +149,40 @@ constexpr std::uint64_t negate(std::uint64_t a, const Format& f) {
 
 }  // namespace runtime
 
+namespace detail {
+// The Float of a code that a runtime operation returned.
+template <FloatType F>
+constexpr F typed(std::uint64_t code) {
+  return F::from_bits(typename F::storage_type(code));
+}
+}  // namespace detail
+
 // Typed operations. Both operands must have the same Float type: there is no
 // implicit conversion between formats or from built-in types, so mixing them is a
 // compile error (convert explicitly).
 template <FloatType F>
 constexpr F add(F a, F b, Rounding mode = Rounding::nearest_even) {
-  return F::from_bits(typename F::storage_type(runtime::add(a.bits(), b.bits(), F::format, mode)));
+  return detail::typed<F>(runtime::add(a.bits(), b.bits(), F::format, mode));
 }
 template <FloatType F>
 constexpr F subtract(F a, F b, Rounding mode = Rounding::nearest_even) {
-  return F::from_bits(typename F::storage_type(runtime::subtract(a.bits(), b.bits(), F::format, mode)));
+  return detail::typed<F>(runtime::subtract(a.bits(), b.bits(), F::format, mode));
 }
 template <FloatType F>
 constexpr F multiply(F a, F b, Rounding mode = Rounding::nearest_even) {
-  return F::from_bits(typename F::storage_type(runtime::multiply(a.bits(), b.bits(), F::format, mode)));
+  return detail::typed<F>(runtime::multiply(a.bits(), b.bits(), F::format, mode));
 }
 template <FloatType F>
 constexpr F divide(F a, F b, Rounding mode = Rounding::nearest_even) {
-  return F::from_bits(typename F::storage_type(runtime::divide(a.bits(), b.bits(), F::format, mode)));
+  return detail::typed<F>(runtime::divide(a.bits(), b.bits(), F::format, mode));
 }
 template <FloatType F>
 constexpr F fma(F a, F b, F c, Rounding mode = Rounding::nearest_even) {
-  return F::from_bits(typename F::storage_type(runtime::fma(a.bits(), b.bits(), c.bits(), F::format, mode)));
+  return detail::typed<F>(runtime::fma(a.bits(), b.bits(), c.bits(), F::format, mode));
 }
 template <FloatType F>
 constexpr F sqrt(F a, Rounding mode = Rounding::nearest_even) {
-  return F::from_bits(typename F::storage_type(runtime::sqrt(a.bits(), F::format, mode)));
+  return detail::typed<F>(runtime::sqrt(a.bits(), F::format, mode));
 }
 
 template <FloatType F> constexpr F operator+(F a, F b) { return add(a, b); }
@@ -182,7 +190,7 @@ template <FloatType F> constexpr F operator-(F a, F b) { return subtract(a, b); 
 template <FloatType F> constexpr F operator*(F a, F b) { return multiply(a, b); }
 template <FloatType F> constexpr F operator/(F a, F b) { return divide(a, b); }
 template <FloatType F> constexpr F operator-(F a) {
-  return F::from_bits(typename F::storage_type(runtime::negate(a.bits(), F::format)));
+  return detail::typed<F>(runtime::negate(a.bits(), F::format));
 }
 template <FloatType F> constexpr F operator+(F a) { return a; }
 template <FloatType F> constexpr F& operator+=(F& a, F b) { return a = a + b; }

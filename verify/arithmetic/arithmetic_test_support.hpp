@@ -23,6 +23,10 @@
 
 namespace softfloat::arithmetic_test {
 
+// From the reference: the RAII mpfr_t and the independent largest-finite-code rule.
+using verify::largest_finite_code;
+using verify::Mpfr;
+
 // ---------------------------------------------------------------------------
 // Formats.
 
@@ -52,18 +56,6 @@ inline std::string hex(std::uint64_t code) {
 // ---------------------------------------------------------------------------
 // MPFR values.
 
-class Mpfr {
- public:
-  explicit Mpfr(mpfr_prec_t precision = 128) { mpfr_init2(value_, precision); }
-  ~Mpfr() { mpfr_clear(value_); }
-  Mpfr(const Mpfr&) = delete;
-  Mpfr& operator=(const Mpfr&) = delete;
-  mpfr_ptr get() { return value_; }
-  mpfr_srcptr get() const { return value_; }
-
- private:
-  mpfr_t value_;
-};
 
 // The exact values of a list of codes, kept for the duration of a test so that the
 // pair loops do not decode the same code millions of times.

@@ -83,18 +83,6 @@ std::string exact_decimal(mpfr_srcptr x, int extra_digits, int nudge) {
   return (negative ? "-" : "") + text;
 }
 
-// The largest finite magnitude code, restated from the conventions.
-std::uint64_t largest_finite_code(const Format& f) {
-  const std::uint64_t ones = (std::uint64_t{1} << (f.exponent_bits + f.mantissa_bits)) - 1;
-  switch (f.specials) {
-    case Specials::ieee: return ones - ((std::uint64_t{1} << f.mantissa_bits) - 1) - 1;
-    case Specials::fn:
-    case Specials::p3109: return ones - 1;
-    case Specials::finite:
-    case Specials::fnuz: return ones;
-  }
-  return 0;
-}
 
 // The value at position p along the positive axis: code p, or for p = largest + 1
 // the place of the next code with an unbounded exponent (max + max's ulp: the

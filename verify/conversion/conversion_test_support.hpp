@@ -24,6 +24,10 @@
 
 namespace softfloat::conversion_test {
 
+// From the reference: the RAII mpfr_t and the independent largest-finite-code rule.
+using verify::largest_finite_code;
+using verify::Mpfr;
+
 // ---------------------------------------------------------------------------
 // The formats under test.
 
@@ -70,20 +74,6 @@ inline std::vector<std::uint64_t> all_codes(const Format& f) {
   return codes;
 }
 
-// The largest finite magnitude code, counted from the conventions' definitions
-// (same rule as the reference, restated here so the tests do not lean on
-// Format::max_finite_magnitude, which is part of the library).
-inline std::uint64_t largest_finite_code(const Format& f) {
-  const std::uint64_t ones = (std::uint64_t{1} << (f.exponent_bits + f.mantissa_bits)) - 1;
-  switch (f.specials) {
-    case Specials::ieee: return ones - ((std::uint64_t{1} << f.mantissa_bits) - 1) - 1;
-    case Specials::fn:
-    case Specials::p3109: return ones - 1;
-    case Specials::finite:
-    case Specials::fnuz: return ones;
-  }
-  return 0;
-}
 
 // Whether `code` is a finite value other than zero (a format without zero has
 // no zero code: its code 0 is a value).
@@ -93,19 +83,6 @@ inline bool is_finite_nonzero(std::uint64_t code, const Format& f) {
   return magnitude <= largest_finite_code(f);
 }
 
-// An mpfr_t that frees itself.
-class Mpfr {
- public:
-  explicit Mpfr(mpfr_prec_t precision = 256) { mpfr_init2(value_, precision); }
-  ~Mpfr() { mpfr_clear(value_); }
-  Mpfr(const Mpfr&) = delete;
-  Mpfr& operator=(const Mpfr&) = delete;
-  mpfr_ptr get() { return value_; }
-  mpfr_srcptr get() const { return value_; }
-
- private:
-  mpfr_t value_;
-};
 
 // The exact value of a code (NaN, +-infinity or finite), from the reference.
 inline void exact_value(Mpfr& out, std::uint64_t code, const Format& f) {

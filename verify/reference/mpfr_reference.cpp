@@ -9,15 +9,6 @@
 namespace softfloat::verify {
 namespace {
 
-// RAII holder for an mpfr_t.
-struct Number {
-  mpfr_t value;
-  explicit Number(mpfr_prec_t precision) { mpfr_init2(value, precision); }
-  ~Number() { mpfr_clear(value); }
-  Number(const Number&) = delete;
-  Number& operator=(const Number&) = delete;
-};
-
 // Restores MPFR's exponent range when the reference returns.
 struct ExponentRange {
   mpfr_exp_t saved_min = mpfr_get_emin(), saved_max = mpfr_get_emax();
@@ -36,17 +27,6 @@ std::uint64_t sign_code(const Format& f) {
 }
 std::uint64_t all_ones_magnitude(const Format& f) {
   return (std::uint64_t{1} << (f.exponent_bits + f.mantissa_bits)) - 1;
-}
-// The largest finite magnitude code, from the conventions' definitions.
-std::uint64_t max_code(const Format& f) {
-  switch (f.specials) {
-    case Specials::ieee: return all_ones_magnitude(f) - f.mantissa_mask() - 1;  // exponent all ones is special
-    case Specials::fn:
-    case Specials::p3109: return all_ones_magnitude(f) - 1;  // all-ones is NaN (fn) or infinity (p3109)
-    case Specials::finite:
-    case Specials::fnuz: return all_ones_magnitude(f);
-  }
-  throw std::logic_error("unknown Specials");
 }
 // NaN by convention: IEEE keeps sign, sets the quiet bit and keeps the top payload
 // bits; fn has one NaN per sign; fnuz and P3109 have 0x80 only; finite formats have
@@ -77,7 +57,7 @@ bool has_infinity(const Format& f) { return f.specials == Specials::ieee || f.sp
 std::uint64_t overflow(const Format& f, bool negative, mpfr_rnd_t rnd) {
   const std::uint64_t sign = negative ? sign_code(f) : 0;
   const bool toward_finite = rnd == MPFR_RNDZ || (rnd == MPFR_RNDU && negative) || (rnd == MPFR_RNDD && !negative);
-  if (toward_finite || f.specials == Specials::finite) return sign | max_code(f);
+  if (toward_finite || f.specials == Specials::finite) return sign | largest_finite_code(f);
   if (has_infinity(f)) return infinity_code(f, negative);
   return nan_code(f, negative, std::uint64_t{1} << 63);
 }
@@ -90,6 +70,16 @@ std::uint64_t zero(const Format& f, bool negative) {
 
 }  // namespace
 
+std::uint64_t largest_finite_code(const Format& f) {
+  switch (f.specials) {
+    case Specials::ieee: return all_ones_magnitude(f) - f.mantissa_mask() - 1;  // exponent all ones is special
+    case Specials::fn:
+    case Specials::p3109: return all_ones_magnitude(f) - 1;  // all-ones is NaN (fn) or infinity (p3109)
+    case Specials::finite:
+    case Specials::fnuz: return all_ones_magnitude(f);
+  }
+  throw std::logic_error("unknown Specials");
+}
 void exact_value_of(mpfr_t out, std::uint64_t code, const Format& f) {
   const int m = f.mantissa_bits;
   const bool negative = f.is_signed && (code & sign_code(f)) != 0;
@@ -117,7 +107,7 @@ std::uint64_t reference_compute(const std::function<int(mpfr_ptr, mpfr_rnd_t)>& 
                                 mpfr_rnd_t rnd) {
   const int m = f.mantissa_bits;
   const long min_normal_exponent = (f.has_zero ? 1 : 0) - f.bias;  // of 1.0 * 2^e
-  Number rounded(m + 1);
+  Mpfr rounded(m + 1);
   {
     // MPFR writes x = 0.1b... * 2^E, one above our 1.b... * 2^e. The smallest
     // positive value is 2^(min_normal_exponent - M) with subnormals, else the
@@ -126,29 +116,29 @@ std::uint64_t reference_compute(const std::function<int(mpfr_ptr, mpfr_rnd_t)>& 
     // (inputs must lie in the current range), narrow the range, then check_range and
     // subnormalize, which use the ternary value so that nothing is rounded twice.
     const long smallest = f.has_subnormals() ? min_normal_exponent - m : min_normal_exponent;
-    int ternary = operation(rounded.value, rnd);
-    if (mpfr_nan_p(rounded.value)) return nan_code(f, false, 0);  // invalid operation: the default NaN
+    int ternary = operation(rounded.get(), rnd);
+    if (mpfr_nan_p(rounded.get())) return nan_code(f, false, 0);  // invalid operation: the default NaN
     // An unsigned format has no negative numbers, however small.
-    if (mpfr_signbit(rounded.value) && !f.is_signed && !mpfr_zero_p(rounded.value)) return nan_code(f, false, 0);
-    if (mpfr_inf_p(rounded.value)) {
-      const bool negative = mpfr_signbit(rounded.value) != 0;
+    if (mpfr_signbit(rounded.get()) && !f.is_signed && !mpfr_zero_p(rounded.get())) return nan_code(f, false, 0);
+    if (mpfr_inf_p(rounded.get())) {
+      const bool negative = mpfr_signbit(rounded.get()) != 0;
       return has_infinity(f) ? infinity_code(f, negative) : overflow(f, negative, MPFR_RNDN);
     }
     ExponentRange range(smallest + 1, mpfr_get_emax());
-    ternary = mpfr_check_range(rounded.value, ternary, rnd);
-    mpfr_subnormalize(rounded.value, ternary, rnd);
+    ternary = mpfr_check_range(rounded.get(), ternary, rnd);
+    mpfr_subnormalize(rounded.get(), ternary, rnd);
   }
-  const bool negative = mpfr_signbit(rounded.value) != 0;
-  if (mpfr_zero_p(rounded.value)) return zero(f, negative);  // underflow (E8M0: to its smallest value)
+  const bool negative = mpfr_signbit(rounded.get()) != 0;
+  if (mpfr_zero_p(rounded.get())) return zero(f, negative);  // underflow (E8M0: to its smallest value)
 
-  Number max_value(m + 1);
-  exact_value_of(max_value.value, max_code(f), f);
-  if (mpfr_cmpabs(rounded.value, max_value.value) > 0) return overflow(f, negative, rnd);
+  Mpfr max_value(m + 1);
+  exact_value_of(max_value.get(), largest_finite_code(f), f);
+  if (mpfr_cmpabs(rounded.get(), max_value.get()) > 0) return overflow(f, negative, rnd);
 
   // Encode the rounded value: |rounded| = z * 2^e exactly.
   mpz_t z;
   mpz_init(z);
-  const long e = mpfr_get_z_2exp(z, rounded.value);
+  const long e = mpfr_get_z_2exp(z, rounded.get());
   mpz_abs(z, z);
   const long lead = e + long(mpz_sizeinbase(z, 2)) - 1;
   std::uint64_t field = 0;
@@ -171,23 +161,23 @@ std::uint64_t reference_compute(const std::function<int(mpfr_ptr, mpfr_rnd_t)>& 
 std::uint64_t reference_round(float x, const Format& f, mpfr_rnd_t rnd) {
   const std::uint32_t bits = std::bit_cast<std::uint32_t>(x);
   if (x != x) return f.has_nan() ? nan_code(f, bits >> 31, std::uint64_t(bits & 0x7fffff) << 41) : 0;
-  Number value(24);
-  mpfr_set_flt(value.value, x, MPFR_RNDN);  // exact
-  return reference_round(value.value, f, rnd);
+  Mpfr value(24);
+  mpfr_set_flt(value.get(), x, MPFR_RNDN);  // exact
+  return reference_round(value.get(), f, rnd);
 }
 
 std::uint64_t reference_round(double x, const Format& f, mpfr_rnd_t rnd) {
   const std::uint64_t bits = std::bit_cast<std::uint64_t>(x);
   if (x != x) return f.has_nan() ? nan_code(f, bits >> 63, (bits & 0xfffffffffffffull) << 12) : 0;
-  Number value(53);
-  mpfr_set_d(value.value, x, MPFR_RNDN);  // exact
-  return reference_round(value.value, f, rnd);
+  Mpfr value(53);
+  mpfr_set_d(value.get(), x, MPFR_RNDN);  // exact
+  return reference_round(value.get(), f, rnd);
 }
 
 double reference_value(std::uint64_t code, const Format& f) {
-  Number value(f.mantissa_bits + 1);
-  exact_value_of(value.value, code, f);
-  return mpfr_get_d(value.value, MPFR_RNDN);
+  Mpfr value(f.mantissa_bits + 1);
+  exact_value_of(value.get(), code, f);
+  return mpfr_get_d(value.get(), MPFR_RNDN);
 }
 
 }  // namespace softfloat::verify

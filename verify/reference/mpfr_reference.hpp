@@ -14,6 +14,26 @@
 
 namespace softfloat::verify {
 
+// An mpfr_t that frees itself.
+class Mpfr {
+ public:
+  explicit Mpfr(mpfr_prec_t precision = 256) { mpfr_init2(value_, precision); }
+  ~Mpfr() { mpfr_clear(value_); }
+  Mpfr(const Mpfr&) = delete;
+  Mpfr& operator=(const Mpfr&) = delete;
+  mpfr_ptr get() { return value_; }
+  mpfr_srcptr get() const { return value_; }
+
+ private:
+  mpfr_t value_;
+};
+
+// The largest finite magnitude code, counted from the conventions' definitions
+// (restated here, independently of Format::max_finite_magnitude in the library):
+// IEEE reserves exponent all ones; fn and P3109 the all-ones magnitude (NaN,
+// resp. infinity); finite and fnuz formats use every magnitude for numbers.
+std::uint64_t largest_finite_code(const Format& format);
+
 // The exact value of `code` in `format`, written to `out` (NaN, +-infinity or a
 // finite number). `out` must have at least M + 1 bits of precision.
 void exact_value_of(mpfr_t out, std::uint64_t code, const Format& format);
