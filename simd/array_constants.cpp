@@ -115,6 +115,16 @@ QuantizeConstants quantize_constants(const Format& f, Rounding mode, Overflow po
     }
     c.tiny_one_at = low;
   }
+  // Fast path (nearest even, every lane normal): H = 2^(shift - 1) - 1 is half a quantum
+  // less one, and ((bias - 127) << 23) moves the fp32 exponent field to the code's
+  // biased exponent once shifted right (see quantize-inl.h).
+  c.fast_low = c.exponent_floor << 23;
+  c.fast_span = (mode == Rounding::nearest_even && m > 0 && c.rare_at > c.fast_low) ? c.rare_at - c.fast_low : 0;
+  c.fast_abs_mask = f.is_signed ? 0x7FFFFFFFu : all_ones;
+  c.fast_add = ((std::uint32_t{1} << (c.mantissa_shift - 1)) - 1) + (std::uint32_t(f.bias - 127) << 23);
+  c.middle_end = (mode == Rounding::nearest_even && m > 0 && f.has_zero) ? 0x7F800000u : 0;
+  c.middle_shift_base = c.mantissa_shift + c.exponent_floor;
+  c.middle_subnormal_add = (c.exponent_floor + c.code_exponent_offset) << m;
   c.max_finite = std::uint32_t(f.max_finite_magnitude());
   c.overflow_positive = std::uint32_t(softfloat::detail::overflow_code(f, false, mode, policy));
   c.overflow_negative = std::uint32_t(softfloat::detail::overflow_code(f, true, mode, policy));

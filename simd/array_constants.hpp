@@ -31,11 +31,32 @@ struct QuantizeConstants {
   std::uint32_t lsb_keep;             // all ones for ties to even
   std::uint32_t sticky_to_lsb;        // 1 for round to odd: an inexact result gets its last bit set
   bool nearest_even;                  // the common case gets a shorter loop
+  // Nearest-even fast path for a vector whose lanes all lie in the format's normal,
+  // non-overflowing range: (t - fast_low) < fast_span (unsigned) with t = bits &
+  // fast_abs_mask (all ones for unsigned formats, so that negative lanes fail). There
+  // the shift is the same for every lane and the code magnitude is
+  // (t + last kept bit + fast_add) >> mantissa_shift (derivation in quantize-inl.h).
+  // fast_span = 0 turns the fast path off (M = 0, where the last kept bit is not bit
+  // `mantissa_shift` of t).
+  std::uint32_t fast_low;
+  std::uint32_t fast_span;
+  std::uint32_t fast_abs_mask;
+  std::uint32_t fast_add;
+  // Nearest-even middle path, for a vector whose lanes are all finite (t < middle_end =
+  // 0x7F800000; 0 turns it off): normal lanes as in the fast path, then the overflow
+  // select; lanes in the format's subnormal range (fp32 exponent field below
+  // exponent_floor, fp32 subnormals and zero included) rounded with their own shift,
+  // min(middle_shift_base - max(fe, 1), 31), plus middle_subnormal_add =
+  // (exponent_floor + bias - 128) << M.
+  std::uint32_t middle_end;
+  std::uint32_t middle_shift_base;  // 23 - M + exponent_floor
+  std::uint32_t middle_subnormal_add;
   // Sign.
   std::uint32_t sign_shift;      // 31 - (E + M): moves the float's sign to the code's sign bit
   std::uint32_t sign_bit;        // 0 for unsigned formats
   std::uint32_t keep_zero_sign;  // all ones where the format has -0; else a zero result is +0
-  // Lanes needing the slower fix-up: |x| bits >= rare_at (overflow candidates, inf, NaN),
+  // |x| bits >= rare_at (2^max_exponent) may overflow: the fast path stops below it.
+  // Lanes needing the slower fix-up: |x| bits >= 0x7F800000 (inf, NaN),
   // bits > negative_rare_above (negative input to an unsigned format), |x| bits < tiny_below
   // (float subnormals of a format whose smallest binade lies below fp32's normal range).
   std::uint32_t rare_at;

@@ -24,6 +24,15 @@ void dequantize_generic(const std::uint8_t* in, std::size_t n, float* out, const
 void dequantize_generic(const std::uint16_t* in, std::size_t n, float* out, const Format& format);
 void dequantize_generic(const std::uint32_t* in, std::size_t n, float* out, const Format& format);
 
+// The generic algorithm compiled for one Highway target (a single HWY_* bit), called
+// through that target's entry of the dispatch table rather than the global choice, so
+// that a test may run several targets at once on several threads. Returns false, and
+// converts nothing, when the library was not compiled for `target` or the CPU lacks it.
+bool quantize_on_target(std::int64_t target, const float* in, std::size_t n, std::uint8_t* out,
+                        const Format& format, Rounding mode, Overflow policy);
+bool quantize_on_target(std::int64_t target, const float* in, std::size_t n, std::uint16_t* out,
+                        const Format& format, Rounding mode, Overflow policy);
+
 // The scalar definition, element by element (for benchmarks and as the fallback).
 void quantize_scalar(const float* in, std::size_t n, std::uint32_t* out, const Format& format, Rounding mode,
                      Overflow policy);

@@ -20,9 +20,21 @@
 //                                           (biased exponent - 1) * 2^M + kept; a carry out
 //                                           of the mantissa moves the exponent up by itself.
 // shift is capped at 31: sig < 2^24, so any shift >= 25 leaves 0 with a remainder below half.
-// Lanes that may overflow (|x| >= 2^max_exponent), inf, NaN, negative input to an
-// unsigned format and E8M0's fp32-subnormal inputs are fixed up by compare and select
-// in a branch taken only when a vector holds such a lane.
+//
+// Fast path (nearest even), for a vector whose lanes are all normal in the format and
+// below 2^max_exponent: there E = fe >= 1, shift = 23 - M for every lane and
+//   sig >> shift = (a >> shift) - ((fe - 1) << M)   (the subtracted term is a multiple
+//                                                    of 2^shift, so no bit is lost)
+//   code = kept - ((fe - 1) << M) + ((fe + bias - 128) << M) evaluated on a instead of sig:
+//        = ((a + H + lsb) >> shift) + ((bias - 127) << M),  H = 2^(shift - 1) - 1,
+//   lsb  = (a >> shift) & 1 (the same bit of sig for M >= 1: (fe - 1) << M is even)
+//        = (a + lsb + H + ((bias - 127) << 23)) >> shift    (mod 2^32: the true sum lies in
+//                                                            [0, 2^32) since the code does)
+// which is 6 integer ops and the sign instead of the general path's ~25.
+// Overflowing lanes (a code magnitude above max_finite) take the overflow code by a
+// select. Inf, NaN, negative input to an unsigned format and E8M0's fp32-subnormal
+// inputs are fixed up by compare and select in a branch taken only when a vector holds
+// such a lane.
 
 #if defined(SOFTFLOAT_SIMD_QUANTIZE_INL_H_) == defined(HWY_TARGET_TOGGLE)
 #ifdef SOFTFLOAT_SIMD_QUANTIZE_INL_H_
@@ -62,6 +74,14 @@ HWY_INLINE void StoreCodes(VU codes, Code* out) {
   const DU du;
   if constexpr (sizeof(Code) == 4) {
     hn::StoreU(codes, du, out);
+#if HWY_TARGET == HWY_AVX3 || HWY_TARGET == HWY_AVX3_DL
+  } else if constexpr (sizeof(Code) == 1) {
+    // One vpmovdb; Highway 1.0.3's TruncateTo takes vpshufb + vpermd and a shuffle of
+    // its index vector that the compiler does not hoist out of the loop.
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(out), _mm512_cvtepi32_epi8(codes.raw));
+  } else if constexpr (sizeof(Code) == 2) {
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(out), _mm512_cvtepi32_epi16(codes.raw));
+#endif
   } else {
     // Codes are below 2^16 (2^8), so keeping the low bits is exact (vpmovdb / vpmovdw).
     const hn::Rebind<Code, DU> dn;
@@ -139,10 +159,64 @@ HWY_INLINE VU QuantizeVector(const QuantizeConstants& c, VU u) {
   VU sign = hn::And(hn::ShiftRightSame(u, int(c.sign_shift)), hn::Set(du, c.sign_bit));
   sign = hn::And(sign, hn::Or(hn::VecFromMask(du, hn::Ne(magnitude, hn::Zero(du))), hn::Set(du, c.keep_zero_sign)));
   VU result = hn::Or(magnitude, sign);
-  const auto rare = hn::Or(hn::Or(AtLeast(a, hn::Set(du, c.rare_at)), hn::Gt(u, hn::Set(du, c.negative_rare_above))),
+  // Overflow of finite input, by select rather than in FixRareLanes: with a normal
+  // distribution of data a few percent of lanes overflow a 4- or 6-bit format, and a
+  // branch taken at random would cost more than these three ops.
+  const auto negative = hn::RebindMask(du, hn::Lt(hn::BitCast(di, u), hn::Zero(di)));
+  const VU overflow = hn::IfThenElse(negative, hn::Set(du, c.overflow_negative), hn::Set(du, c.overflow_positive));
+  result = hn::IfThenElse(hn::Gt(magnitude, hn::Set(du, c.max_finite)), overflow, result);
+  const auto rare = hn::Or(hn::Or(AtLeast(a, hn::Set(du, 0x7F800000u)), hn::Gt(u, hn::Set(du, c.negative_rare_above))),
                            hn::Lt(a, hn::Set(du, c.tiny_below)));
   if (HWY_UNLIKELY(!hn::AllFalse(du, rare))) result = FixRareLanes(c, u, a, magnitude, result);
   return result;
+}
+
+// The middle path (nearest even, every lane finite, see QuantizeConstants::middle_end):
+// the fast path's formula for normal lanes and the general path's variable shift for
+// lanes in the format's subnormal range, chosen by a select, then the general path's
+// overflow select. No infinity or NaN can occur, so no fix-up either. The fast formula
+// stays exact up to the largest finite float: the sum a + lsb + fast_add stays below
+// 2^31 + 2^22 and is positive (a >= exponent_floor << 23 on normal lanes).
+HWY_INLINE VU QuantizeMiddle(const QuantizeConstants& c, VU u, VU t) {
+  const DU du;
+  const VU one = hn::Set(du, 1u);
+  const int fixed_shift = int(c.mantissa_shift);
+  const VU lsb = hn::And(hn::ShiftRightSame(t, fixed_shift), one);
+  const VU normal = hn::ShiftRightSame(hn::Add(hn::Add(t, lsb), hn::Set(du, c.fast_add)), fixed_shift);
+  const VU field_or_one = hn::Max(hn::ShiftRight<23>(t), one);
+  const VU shift = hn::Min(hn::Sub(hn::Set(du, c.middle_shift_base), field_or_one), hn::Set(du, 31u));
+  const VU sig = hn::Sub(t, hn::ShiftLeft<23>(hn::Sub(field_or_one, one)));
+  const VU last_kept_bit = hn::And(hn::Shr(sig, shift), one);
+  const VU half_less_one = hn::Sub(hn::ShiftRight<1>(hn::Shl(one, shift)), one);
+  const VU kept = hn::Shr(hn::Add(hn::Add(sig, last_kept_bit), half_less_one), shift);
+  const VU subnormal = hn::Add(kept, hn::Set(du, c.middle_subnormal_add));
+  const VU magnitude = hn::IfThenElse(hn::Lt(field_or_one, hn::Set(du, c.exponent_floor)), subnormal, normal);
+  VU sign = hn::And(hn::ShiftRightSame(u, int(c.sign_shift)), hn::Set(du, c.sign_bit));
+  sign = hn::And(sign, hn::Or(hn::VecFromMask(du, hn::Ne(magnitude, hn::Zero(du))), hn::Set(du, c.keep_zero_sign)));
+  const DI di;
+  const auto negative = hn::RebindMask(du, hn::Lt(hn::BitCast(di, u), hn::Zero(di)));
+  const VU overflow = hn::IfThenElse(negative, hn::Set(du, c.overflow_negative), hn::Set(du, c.overflow_positive));
+  return hn::IfThenElse(hn::Gt(magnitude, hn::Set(du, c.max_finite)), overflow, hn::Or(magnitude, sign));
+}
+
+// QuantizeVector with the fast path tried first and the middle path second (nearest
+// even only): the general path runs when any lane may overflow or is special.
+template <bool kNearestEven>
+HWY_INLINE VU QuantizeVectorFastFirst(const QuantizeConstants& c, VU u) {
+  if constexpr (kNearestEven) {
+    const DU du;
+    const VU t = hn::And(u, hn::Set(du, c.fast_abs_mask));
+    const auto normal = hn::Lt(hn::Sub(t, hn::Set(du, c.fast_low)), hn::Set(du, c.fast_span));
+    if (HWY_LIKELY(hn::AllTrue(du, normal))) {
+      const int shift = int(c.mantissa_shift);
+      const VU lsb = hn::And(hn::ShiftRightSame(t, shift), hn::Set(du, 1u));
+      const VU magnitude = hn::ShiftRightSame(hn::Add(hn::Add(t, lsb), hn::Set(du, c.fast_add)), shift);
+      const VU sign = hn::And(hn::ShiftRightSame(u, int(c.sign_shift)), hn::Set(du, c.sign_bit));
+      return hn::Or(magnitude, sign);
+    }
+    if (HWY_LIKELY(hn::AllTrue(du, hn::Lt(t, hn::Set(du, c.middle_end))))) return QuantizeMiddle(c, u, t);
+  }
+  return QuantizeVector<kNearestEven>(c, u);
 }
 
 template <bool kNearestEven, class Code>
@@ -155,14 +229,14 @@ HWY_INLINE void QuantizeLoop(const float* HWY_RESTRICT in, std::size_t n, Code* 
   const DU du;
   const std::size_t lanes = hn::Lanes(du);
   std::size_t i = 0;
-  for (; i + lanes <= n; i += lanes) StoreCodes(QuantizeVector<kNearestEven>(c, LoadFloatBits(in + i)), out + i);
+  for (; i + lanes <= n; i += lanes) StoreCodes(QuantizeVectorFastFirst<kNearestEven>(c, LoadFloatBits(in + i)), out + i);
   if (i == n) return;
   // The tail: fewer than one vector, through a padded buffer so that nothing outside
   // out[0, n) is read or written.
   HWY_ALIGN float padded_in[HWY_MAX_BYTES / sizeof(float)] = {};
   HWY_ALIGN Code padded_out[HWY_MAX_BYTES / sizeof(float)] = {};
   std::memcpy(padded_in, in + i, (n - i) * sizeof(float));
-  StoreCodes(QuantizeVector<kNearestEven>(c, LoadFloatBits(padded_in)), padded_out);
+  StoreCodes(QuantizeVectorFastFirst<kNearestEven>(c, LoadFloatBits(padded_in)), padded_out);
   std::memcpy(out + i, padded_out, (n - i) * sizeof(Code));
 }
 

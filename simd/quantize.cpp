@@ -24,6 +24,7 @@
 #include "simd/array_constants.hpp"
 #include "simd/array_paths.hpp"
 #include "simd/hardware_shortcuts.hpp"
+#include "simd/parallel.hpp"
 #include "softfloat/exact_value.hpp"
 #include "softfloat/format_spec.hpp"
 #include "softfloat/round_to_format.hpp"
@@ -150,12 +151,14 @@ void dequantize_generic_impl(const Code* in, std::size_t n, float* out, const Fo
   dispatch_dequantize(in, n, out, dequantize_constants(format));
 }
 
+// Starts of the blocks handed to threads: a multiple of any vector's lane count.
+constexpr std::size_t kThreadBlockAlignment = 64;
+
+// One thread's share of quantize(). The floating-point environment is per thread, so
+// the F16C shortcut sets it up here, on the thread that runs it.
 template <class Code>
-void quantize_public(const float* in, std::size_t n, Code* out, const Format& format, Rounding mode,
-                     Overflow policy) {
-  check_arguments<Code>(in, n, out, format, "quantize");
-  check_rounding(mode, "quantize");
-  if (n == 0) return;
+void quantize_part(const float* in, std::size_t n, Code* out, const Format& format, Rounding mode,
+                   Overflow policy) {
   if constexpr (sizeof(Code) == 2) {
     const bool nearest_standard = mode == Rounding::nearest_even && policy == Overflow::standard;
     if (nearest_standard && format == fp16_format && f16c_usable()) {
@@ -169,9 +172,7 @@ void quantize_public(const float* in, std::size_t n, Code* out, const Format& fo
 }
 
 template <class Code>
-void dequantize_public(const Code* in, std::size_t n, float* out, const Format& format) {
-  check_arguments<Code>(in, n, out, format, "dequantize");
-  if (n == 0) return;
+void dequantize_part(const Code* in, std::size_t n, float* out, const Format& format) {
   if constexpr (sizeof(Code) == 2) {
     if (format == fp16_format && f16c_usable()) {
       DefaultFloatEnvironment environment;
@@ -182,23 +183,47 @@ void dequantize_public(const Code* in, std::size_t n, float* out, const Format& 
 }
 
 template <class Code>
+void quantize_public(const float* in, std::size_t n, Code* out, const Format& format, Rounding mode,
+                     Overflow policy) {
+  check_arguments<Code>(in, n, out, format, "quantize");
+  check_rounding(mode, "quantize");
+  if (n == 0) return;
+  parallel_for(n, kThreadBlockAlignment, [&](std::size_t begin, std::size_t end) {
+    quantize_part(in + begin, end - begin, out + begin, format, mode, policy);
+  });
+}
+
+template <class Code>
+void dequantize_public(const Code* in, std::size_t n, float* out, const Format& format) {
+  check_arguments<Code>(in, n, out, format, "dequantize");
+  if (n == 0) return;
+  parallel_for(n, kThreadBlockAlignment, [&](std::size_t begin, std::size_t end) {
+    dequantize_part(in + begin, end - begin, out + begin, format);
+  });
+}
+
+template <class Code>
 void quantize_double(const double* in, std::size_t n, Code* out, const Format& format, Rounding mode,
                      Overflow policy) {
   check_arguments<Code>(in, n, out, format, "quantize");
   check_rounding(mode, "quantize");
-  for (std::size_t i = 0; i < n; ++i) out[i] = Code(round_to_format(decode(in[i]), format, mode, policy));
+  parallel_for(n, kThreadBlockAlignment, [&](std::size_t begin, std::size_t end) {
+    for (std::size_t i = begin; i < end; ++i) out[i] = Code(round_to_format(decode(in[i]), format, mode, policy));
+  });
 }
 
 template <class Code>
 void round_trip_blocks(const float* in, std::size_t n, float* out, const Format& format, Rounding mode,
                        Overflow policy) {
-  constexpr std::size_t block = 2048;
-  Code codes[block];
-  for (std::size_t i = 0; i < n; i += block) {
-    const std::size_t count = n - i < block ? n - i : block;
-    quantize_public(in + i, count, codes, format, mode, policy);
-    dequantize_public(codes, count, out + i, format);
-  }
+  parallel_for(n, kThreadBlockAlignment, [&](std::size_t begin, std::size_t end) {
+    constexpr std::size_t block = 2048;
+    Code codes[block];
+    for (std::size_t i = begin; i < end; i += block) {
+      const std::size_t count = end - i < block ? end - i : block;
+      quantize_part(in + i, count, codes, format, mode, policy);
+      dequantize_part(codes, count, out + i, format);
+    }
+  });
 }
 
 }  // namespace
@@ -227,6 +252,46 @@ void dequantize_generic(const std::uint32_t* in, std::size_t n, float* out, cons
 void quantize_scalar(const float* in, std::size_t n, std::uint32_t* out, const Format& format, Rounding mode,
                      Overflow policy) {
   quantize_scalar_loop(in, n, out, format, mode, policy);
+}
+
+namespace {
+
+// Where `target`'s entry sits in a HWY_EXPORT table (the layout of HWY_EXPORT in
+// hwy/highway.h: 0 the dispatcher, then one entry per dynamic target in the order of
+// HWY_CHOSEN_TARGET_SHIFT, last the fallback), or -1 if this file was not compiled
+// for it or the CPU cannot run it.
+int table_index(std::int64_t target) {
+  if (target == 0 || (target & (target - 1)) != 0) return -1;
+  if ((HWY_TARGETS & target) == 0 || (hwy::SupportedTargets() & target) == 0) return -1;
+  const bool fallback = target == HWY_EMU128 || (target == HWY_SCALAR && (HWY_TARGETS & HWY_EMU128) == 0);
+  if (fallback) return HWY_MAX_DYNAMIC_TARGETS + 1;
+  const std::uint64_t shifted = std::uint64_t(HWY_CHOSEN_TARGET_SHIFT(target));
+  return shifted == 0 ? -1 : std::countr_zero(shifted);
+}
+
+template <class Code, class Table>
+bool quantize_on(const Table& table, std::int64_t target, const float* in, std::size_t n, Code* out,
+                 const Format& format, Rounding mode, Overflow policy) {
+  const int index = table_index(target);
+  if (index < 0) return false;
+  if (n == 0) return true;
+  if ((is_fp32(format) && sizeof(Code) == 4) || !quantize_supported(format)) {
+    quantize_generic_impl(in, n, out, format, mode, policy);  // no per-target code involved
+  } else {
+    table[index](in, n, out, quantize_constants(format, mode, policy));
+  }
+  return true;
+}
+
+}  // namespace
+
+bool quantize_on_target(std::int64_t target, const float* in, std::size_t n, std::uint8_t* out,
+                        const Format& format, Rounding mode, Overflow policy) {
+  return quantize_on(HWY_DISPATCH_TABLE(QuantizeTo8), target, in, n, out, format, mode, policy);
+}
+bool quantize_on_target(std::int64_t target, const float* in, std::size_t n, std::uint16_t* out,
+                        const Format& format, Rounding mode, Overflow policy) {
+  return quantize_on(HWY_DISPATCH_TABLE(QuantizeTo16), target, in, n, out, format, mode, policy);
 }
 
 void check_span_lengths(std::size_t in, std::size_t out) {

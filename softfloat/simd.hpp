@@ -8,6 +8,8 @@
 //   std::uint8_t codes[4];
 //   softfloat::simd::quantize<softfloat::E4M3>(x, 4, codes);   // 500 -> NaN (0x7F)
 //   softfloat::simd::dequantize<softfloat::E4M3>(codes, 4, x);
+// Arrays of at least 2^17 values use several threads when softfloat::set_num_threads
+// (softfloat/threads.hpp) or SOFTFLOAT_NUM_THREADS asks for them.
 #pragma once
 
 #include <cstddef>
@@ -18,6 +20,7 @@
 #include "softfloat/float.hpp"
 #include "softfloat/format.hpp"
 #include "softfloat/rounding.hpp"
+#include "softfloat/threads.hpp"
 
 namespace softfloat::simd {
 
@@ -80,6 +83,38 @@ template <class Code>
 void dequantize(std::span<const Code> in, std::span<float> out, const Format& format) {
   detail::check_span_lengths(in.size(), out.size());
   dequantize(in.data(), in.size(), out.data(), format);
+}
+
+// Densely packed 4- and 6-bit codes (E2M1-, E2M3- and E3M2-like formats; any other
+// width throws std::invalid_argument):
+//   4 bits: two codes a byte, element 0 in the LOW nibble. E2M1 {1.0, -0.5}: codes
+//           0b0'01'0 = 0x2 and 0b1'00'1 = 0x9 -> the byte 0x92.
+//   6 bits: a little-endian bit stream, four codes in three bytes: element 0 in bits
+//           0..5 of byte 0, element 1 in bits 6..11 (the top two bits of byte 0 and
+//           the low four of byte 1), element 2 in bits 12..17, element 3 in 18..23.
+// The unused high bits of a last partial byte are written as zero; nothing beyond
+// packed_size(format, n) bytes is written or read. The buffer sizes are in bytes, and
+// a buffer too small for n values throws std::invalid_argument.
+std::size_t packed_size(const Format& format, std::size_t n);  // 4 bits: ceil(n / 2); 6 bits: ceil(6n / 8)
+void quantize_packed(const float* in, std::size_t n, std::uint8_t* out, std::size_t out_bytes, const Format& format,
+                     Rounding mode = Rounding::nearest_even, Overflow policy = Overflow::standard);
+void dequantize_packed(const std::uint8_t* in, std::size_t in_bytes, std::size_t n, float* out,
+                       const Format& format);
+
+template <class F>
+  requires FloatType<F>
+std::size_t packed_size(std::size_t n) {
+  return packed_size(F::format, n);
+}
+template <class F>
+  requires FloatType<F>
+void quantize_packed(const float* in, std::size_t n, std::uint8_t* out, std::size_t out_bytes) {
+  quantize_packed(in, n, out, out_bytes, F::format);
+}
+template <class F>
+  requires FloatType<F>
+void dequantize_packed(const std::uint8_t* in, std::size_t in_bytes, std::size_t n, float* out) {
+  dequantize_packed(in, in_bytes, n, out, F::format);
 }
 
 // Typed forms for a Float type F (storage of at most 32 bits).

@@ -1,10 +1,14 @@
 // Throughput of the array conversions (softfloat/simd.hpp) for each named format, in
 // cache (2^14 values) and out of cache (2^26 values), beside what bounds them: memcpy of
 // the same fp32 bytes, loops of the native F16C and AVX512-BF16 instructions, and the
-// scalar round_to_format() loop. Counters: ns_per_value, and bytes/s of fp32 data.
-//   bench_simd_conversion --benchmark_min_time=0.2
+// scalar round_to_format() loop, on normally distributed data and (quantize_full_range)
+// on the format's whole range; densely packed 4- and 6-bit arrays too. Counters:
+// ns_per_value, and bytes/s of fp32 data. One thread (the library's default).
+//   bench_simd_conversion --benchmark_min_time=0.2 --benchmark_repetitions=3
 #include <benchmark/benchmark.h>
 
+#include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <random>
@@ -22,18 +26,31 @@ using namespace softfloat;
 constexpr std::size_t kInCache = std::size_t{1} << 14;
 constexpr std::size_t kOutOfCache = std::size_t{1} << 26;
 
-// Normally distributed values scaled to the format's range, so that most lanes take the
-// common path (as real tensors do); a few percent land in the rare overflow lanes.
-const std::vector<float>& inputs(std::size_t n, const Format& f) {
-  static std::vector<float> cache[2];
-  static Format cached_format[2];
-  const int slot = n == kInCache ? 0 : 1;
+// Two kinds of data. Normal: normally distributed values scaled to the format's range,
+// so that most lanes take the common path (as real tensors do); a few percent land in
+// the format's subnormal or overflow range. Full range: log-uniform magnitudes from half
+// the smallest subnormal to twice the largest value, random signs, so that most vectors
+// mix binades, subnormals and overflow. Unsigned formats (E8M0) get magnitudes only.
+enum class Data { normal, full_range };
+
+const std::vector<float>& inputs(std::size_t n, const Format& f, Data data = Data::normal) {
+  static std::vector<float> cache[4];
+  static Format cached_format[4];
+  const int slot = (n == kInCache ? 0 : 1) + (data == Data::full_range ? 2 : 0);
   if (cache[slot].size() != n || !(cached_format[slot] == f)) {
     std::mt19937 rng(42);
-    std::normal_distribution<float> normal(0.0f, 1.0f);
-    const double scale = std::ldexp(1.0, f.max_exponent() > 8 ? 4 : f.max_exponent() / 2);
     cache[slot].resize(n);
-    for (auto& x : cache[slot]) x = float(normal(rng) * scale);
+    if (data == Data::normal) {
+      std::normal_distribution<float> normal(0.0f, 1.0f);
+      const double scale = std::ldexp(1.0, f.max_exponent() > 8 ? 4 : f.max_exponent() / 2);
+      for (auto& x : cache[slot]) x = float(normal(rng) * scale);
+    } else {
+      const double low = f.min_normal_exponent() - f.mantissa_bits - 1, high = f.max_exponent() + 1;
+      std::uniform_real_distribution<double> exponent(std::max(low, -149.0), std::min(high, 127.0));
+      for (auto& x : cache[slot]) x = float(std::exp2(exponent(rng)) * ((rng() & 1) ? -1.0 : 1.0));
+    }
+    if (!f.is_signed)
+      for (auto& x : cache[slot]) x = std::fabs(x);
     cached_format[slot] = f;
   }
   return cache[slot];
@@ -52,6 +69,45 @@ void quantize_bench(benchmark::State& state, Format f) {
   std::vector<Code> out(n);
   for (auto _ : state) {
     simd::quantize(in.data(), n, out.data(), f);
+    benchmark::DoNotOptimize(out.data());
+    benchmark::ClobberMemory();
+  }
+  set_counters(state, n);
+}
+
+template <class Code>
+void quantize_full_range_bench(benchmark::State& state, Format f) {
+  const std::size_t n = std::size_t(state.range(0));
+  const std::vector<float>& in = inputs(n, f, Data::full_range);
+  std::vector<Code> out(n);
+  for (auto _ : state) {
+    simd::quantize(in.data(), n, out.data(), f);
+    benchmark::DoNotOptimize(out.data());
+    benchmark::ClobberMemory();
+  }
+  set_counters(state, n);
+}
+
+// 4- and 6-bit formats packed densely (simd::quantize_packed / dequantize_packed).
+void quantize_packed_bench(benchmark::State& state, Format f) {
+  const std::size_t n = std::size_t(state.range(0));
+  const std::vector<float>& in = inputs(n, f);
+  std::vector<std::uint8_t> out(simd::packed_size(f, n));
+  for (auto _ : state) {
+    simd::quantize_packed(in.data(), n, out.data(), out.size(), f);
+    benchmark::DoNotOptimize(out.data());
+    benchmark::ClobberMemory();
+  }
+  set_counters(state, n);
+}
+
+void dequantize_packed_bench(benchmark::State& state, Format f) {
+  const std::size_t n = std::size_t(state.range(0));
+  std::vector<std::uint8_t> packed(simd::packed_size(f, n));
+  simd::quantize_packed(inputs(n, f).data(), n, packed.data(), packed.size(), f);
+  std::vector<float> out(n);
+  for (auto _ : state) {
+    simd::dequantize_packed(packed.data(), packed.size(), n, out.data(), f);
     benchmark::DoNotOptimize(out.data());
     benchmark::ClobberMemory();
   }
@@ -161,6 +217,14 @@ void register_format(const Named& named) {
   for (std::int64_t n : {std::int64_t(kInCache), std::int64_t(kOutOfCache)}) {
     benchmark::RegisterBenchmark(("quantize/" + name).c_str(), quantize_bench<Code>, named.format)->Arg(n);
     benchmark::RegisterBenchmark(("dequantize/" + name).c_str(), dequantize_bench<Code>, named.format)->Arg(n);
+  }
+  benchmark::RegisterBenchmark(("quantize_full_range/" + name).c_str(), quantize_full_range_bench<Code>, named.format)
+      ->Arg(kInCache);
+  if (named.format.total_bits() == 4 || named.format.total_bits() == 6) {
+    for (std::int64_t n : {std::int64_t(kInCache), std::int64_t(kOutOfCache)}) {
+      benchmark::RegisterBenchmark(("quantize_packed/" + name).c_str(), quantize_packed_bench, named.format)->Arg(n);
+      benchmark::RegisterBenchmark(("dequantize_packed/" + name).c_str(), dequantize_packed_bench, named.format)->Arg(n);
+    }
   }
   if (named.format == FP16::format || named.format == BF16::format)
     benchmark::RegisterBenchmark(("quantize_generic/" + name).c_str(), generic_quantize_bench<Code>, named.format)

@@ -1,13 +1,17 @@
 // All 2^32 floats through the array conversions on every Highway target this CPU
 // supports, against the table reference of verify/exhaustive (MPFR-checked, and built
-// unlike the library). One sweep per format; each target is a candidate, so the
-// reference converts every chunk once. The sweep runs on one thread because a
-// candidate forces its target through hwy::SetSupportedTargetsForTest, which is global.
+// unlike the library). One sweep per format, chunk outer and target inner: the
+// reference converts each chunk once, and every target's generic algorithm is called
+// through its own dispatch-table entry (simd::detail::quantize_on_target), not the
+// global target choice, so the chunks are shared between two threads. One more
+// candidate is the public simd::quantize with the runtime dispatch and the F16C /
+// AVX512-BF16 shortcuts.
 #include <gtest/gtest.h>
 #include <hwy/targets.h>
 
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 #include <string>
 #include <vector>
 
@@ -23,17 +27,20 @@ using verify::Candidate;
 using verify::CandidateReport;
 
 // Converts into 8- or 16-bit codes as the format stores them, widened for the sweep.
-void quantize_widened(const float* in, std::size_t n, std::uint16_t* out, const Format& f, bool generic) {
+// target 0: the public simd::quantize; else that target's generic algorithm.
+bool quantize_widened(std::int64_t target, const float* in, std::size_t n, std::uint16_t* out, const Format& f) {
+  constexpr Rounding kMode = Rounding::nearest_even;
+  constexpr Overflow kPolicy = Overflow::standard;
   if (f.total_bits() <= 8) {
     std::vector<std::uint8_t> bytes(n);
-    if (generic) simd::detail::quantize_generic(in, n, bytes.data(), f, Rounding::nearest_even, Overflow::standard);
-    else simd::quantize(in, n, bytes.data(), f);
+    if (target == 0) simd::quantize(in, n, bytes.data(), f);
+    else if (!simd::detail::quantize_on_target(target, in, n, bytes.data(), f, kMode, kPolicy)) return false;
     for (std::size_t i = 0; i < n; ++i) out[i] = bytes[i];
-  } else if (generic) {
-    simd::detail::quantize_generic(in, n, out, f, Rounding::nearest_even, Overflow::standard);
-  } else {
-    simd::quantize(in, n, out, f);
+    return true;
   }
+  if (target == 0) simd::quantize(in, n, out, f);
+  else return simd::detail::quantize_on_target(target, in, n, out, f, kMode, kPolicy);
+  return true;
 }
 
 void sweep_every_target(const char* name, const Format& f) {
@@ -41,22 +48,26 @@ void sweep_every_target(const char* name, const Format& f) {
   const verify::Conversion reference = [&table](const float* in, std::size_t n, std::uint16_t* out) {
     table.round(in, n, out);
   };
-  const bool has_shortcut = f == FP16::format || f == BF16::format;
+  std::vector<std::int64_t> targets = hwy::SupportedAndGeneratedTargets();
+  ASSERT_FALSE(targets.empty());
   std::vector<Candidate> candidates;
-  for (std::int64_t target : hwy::SupportedAndGeneratedTargets()) {
-    for (bool generic : {false, true}) {
-      if (generic && !has_shortcut) continue;
-      candidates.push_back({std::string(hwy::TargetName(target)) + (generic ? " generic" : ""),
-                            [target, f, generic](const float* in, std::size_t n, std::uint16_t* out) {
-                              hwy::SetSupportedTargetsForTest(target);
-                              quantize_widened(in, n, out, f, generic);
-                            }});
-    }
+  candidates.push_back({"dispatched", [f](const float* in, std::size_t n, std::uint16_t* out) {
+                          quantize_widened(0, in, n, out, f);
+                        }});
+  for (std::int64_t target : targets) {
+    // A compiled and supported target that cannot be called directly is a failure, not a skip.
+    float probe = 1.0f;
+    std::uint16_t probe_out = 0;
+    ASSERT_TRUE(quantize_widened(target, &probe, 1, &probe_out, f)) << hwy::TargetName(target) << " not callable";
+    candidates.push_back({std::string(hwy::TargetName(target)) + " generic",
+                          [target, f](const float* in, std::size_t n, std::uint16_t* out) {
+                            if (!quantize_widened(target, in, n, out, f)) std::abort();
+                          }});
   }
   verify::SweepOptions options;
-  options.threads = 1;
+  options.threads = 2;
   const std::vector<CandidateReport> reports = verify::sweep_floats(reference, candidates, options);
-  hwy::SetSupportedTargetsForTest(0);
+  ASSERT_EQ(reports.size(), candidates.size());
   for (const CandidateReport& report : reports) {
     std::printf("%s/%s\n", name, verify::describe(report).c_str());
     EXPECT_EQ(report.mismatches, 0u) << name << "/" << verify::describe(report);

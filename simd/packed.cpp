@@ -1,0 +1,164 @@
+// Densely packed arrays of 4- and 6-bit codes (softfloat/simd.hpp, quantize_packed and
+// dequantize_packed). Each block of values goes through the byte-per-code vector path
+// into a buffer on the stack and is then packed (or unpacked) by a plain loop, which
+// the compiler vectorises where it can:
+//   4 bits: two codes a byte, element 0 in the low nibble: byte = c0 | c1 << 4
+//   6 bits: a little-endian bit stream, four codes in three bytes:
+//           v = c0 | c1 << 6 | c2 << 12 | c3 << 18, bytes v, v >> 8, v >> 16
+// A partial last group is padded with zero codes, and only packed_size(n) bytes are
+// written, so the unused high bits of the last byte are zero.
+#include <algorithm>
+#include <cstring>
+#include <stdexcept>
+#include <string>
+
+#include "simd/array_paths.hpp"
+#include "simd/parallel.hpp"
+#include "softfloat/format_spec.hpp"
+#include "softfloat/simd.hpp"
+
+namespace softfloat::simd {
+namespace {
+
+// Values per stack block: a multiple of every group size (2, 4) and vector length.
+constexpr std::size_t kBlock = 4096;
+
+std::string format_text(const Format& format) {
+  try {
+    return format_name(format);
+  } catch (...) {
+    return "e" + std::to_string(format.exponent_bits) + "m" + std::to_string(format.mantissa_bits);
+  }
+}
+
+// The code width, 4 or 6; anything else throws.
+int packed_width(const Format& format, const char* function) {
+  const std::string where = std::string("softfloat::simd::") + function + ": ";
+  if (!format.valid()) throw std::invalid_argument(where + "invalid format: " + std::string(describe(format.problem())));
+  const int bits = format.total_bits();
+  if (bits != 4 && bits != 6)
+    throw std::invalid_argument(where + format_text(format) + " has " + std::to_string(bits) +
+                                " bits; packing is defined for 4-bit (E2M1-like) and 6-bit (E2M3, E3M2-like) "
+                                "formats only");
+  return bits;
+}
+
+std::size_t bytes_for(int width, std::size_t n) {
+  return width == 4 ? n / 2 + n % 2 : n / 4 * 3 + (n % 4 * 6 + 7) / 8;
+}
+
+void check_buffers(const void* values, const void* packed, std::size_t n, std::size_t have, std::size_t need,
+                   const char* function, const char* which) {
+  const std::string where = std::string("softfloat::simd::") + function + ": ";
+  if (n > 0 && (values == nullptr || packed == nullptr))
+    throw std::invalid_argument(where + "null pointer with n = " + std::to_string(n));
+  if (have < need)
+    throw std::invalid_argument(where + "the " + which + " buffer has " + std::to_string(have) + " bytes; " +
+                                std::to_string(n) + " values need " + std::to_string(need) + " bytes");
+}
+
+// codes[0, count) -> packed bytes; count is a multiple of the group size (2 or 4).
+void pack_groups(int width, const std::uint8_t* codes, std::size_t count, std::uint8_t* out) {
+  if (width == 4) {
+    for (std::size_t i = 0; i < count / 2; ++i)
+      out[i] = std::uint8_t(codes[2 * i] | codes[2 * i + 1] << 4);
+    return;
+  }
+  for (std::size_t i = 0; i < count / 4; ++i) {
+    const std::uint32_t v = std::uint32_t(codes[4 * i]) | std::uint32_t(codes[4 * i + 1]) << 6 |
+                            std::uint32_t(codes[4 * i + 2]) << 12 | std::uint32_t(codes[4 * i + 3]) << 18;
+    out[3 * i] = std::uint8_t(v);
+    out[3 * i + 1] = std::uint8_t(v >> 8);
+    out[3 * i + 2] = std::uint8_t(v >> 16);
+  }
+}
+
+void unpack_groups(int width, const std::uint8_t* in, std::size_t count, std::uint8_t* codes) {
+  if (width == 4) {
+    for (std::size_t i = 0; i < count / 2; ++i) {
+      codes[2 * i] = in[i] & 0x0F;
+      codes[2 * i + 1] = in[i] >> 4;
+    }
+    return;
+  }
+  for (std::size_t i = 0; i < count / 4; ++i) {
+    const std::uint32_t v = std::uint32_t(in[3 * i]) | std::uint32_t(in[3 * i + 1]) << 8 |
+                            std::uint32_t(in[3 * i + 2]) << 16;
+    codes[4 * i] = v & 0x3F;
+    codes[4 * i + 1] = (v >> 6) & 0x3F;
+    codes[4 * i + 2] = (v >> 12) & 0x3F;
+    codes[4 * i + 3] = v >> 18;
+  }
+}
+
+// Values [begin, end) of the array; begin is a multiple of kBlock's divisor 4, so it
+// starts on a byte boundary.
+void quantize_packed_range(const float* in, std::size_t begin, std::size_t end, std::uint8_t* out, int width,
+                           const Format& format, Rounding mode, Overflow policy) {
+  std::uint8_t codes[kBlock];
+  for (std::size_t i = begin; i < end; i += kBlock) {
+    const std::size_t count = std::min(kBlock, end - i);
+    detail::quantize_generic(in + i, count, codes, format, mode, policy);
+    const std::size_t group = width == 4 ? 2 : 4;
+    const std::size_t whole = count / group * group;
+    std::uint8_t* block_out = out + bytes_for(width, i);
+    pack_groups(width, codes, whole, block_out);
+    if (whole == count) continue;
+    std::uint8_t last_codes[4] = {};
+    std::uint8_t last_bytes[3] = {};
+    std::memcpy(last_codes, codes + whole, count - whole);
+    pack_groups(width, last_codes, group, last_bytes);
+    std::memcpy(block_out + bytes_for(width, whole), last_bytes, bytes_for(width, count - whole));
+  }
+}
+
+void dequantize_packed_range(const std::uint8_t* in, std::size_t begin, std::size_t end, float* out, int width,
+                             const Format& format) {
+  std::uint8_t codes[kBlock];
+  for (std::size_t i = begin; i < end; i += kBlock) {
+    const std::size_t count = std::min(kBlock, end - i);
+    const std::size_t group = width == 4 ? 2 : 4;
+    const std::size_t whole = count / group * group;
+    const std::uint8_t* block_in = in + bytes_for(width, i);
+    unpack_groups(width, block_in, whole, codes);
+    if (whole != count) {
+      std::uint8_t last_bytes[3] = {};
+      std::memcpy(last_bytes, block_in + bytes_for(width, whole), bytes_for(width, count - whole));
+      std::uint8_t last_codes[4];
+      unpack_groups(width, last_bytes, group, last_codes);
+      std::memcpy(codes + whole, last_codes, count - whole);
+    }
+    detail::dequantize_generic(codes, count, out + i, format);
+  }
+}
+
+}  // namespace
+
+std::size_t packed_size(const Format& format, std::size_t n) {
+  return bytes_for(packed_width(format, "packed_size"), n);
+}
+
+void quantize_packed(const float* in, std::size_t n, std::uint8_t* out, std::size_t out_bytes, const Format& format,
+                     Rounding mode, Overflow policy) {
+  const int width = packed_width(format, "quantize_packed");
+  check_buffers(in, out, n, out_bytes, bytes_for(width, n), "quantize_packed", "output");
+  if (mode == Rounding::stochastic || mode == Rounding::stochastic_equal)
+    throw std::invalid_argument(
+        "softfloat::simd::quantize_packed: stochastic rounding is not yet supported by the array functions");
+  if (n == 0) return;
+  detail::parallel_for(n, kBlock, [&](std::size_t begin, std::size_t end) {
+    quantize_packed_range(in, begin, end, out, width, format, mode, policy);
+  });
+}
+
+void dequantize_packed(const std::uint8_t* in, std::size_t in_bytes, std::size_t n, float* out,
+                       const Format& format) {
+  const int width = packed_width(format, "dequantize_packed");
+  check_buffers(out, in, n, in_bytes, bytes_for(width, n), "dequantize_packed", "input");
+  if (n == 0) return;
+  detail::parallel_for(n, kBlock, [&](std::size_t begin, std::size_t end) {
+    dequantize_packed_range(in, begin, end, out, width, format);
+  });
+}
+
+}  // namespace softfloat::simd
