@@ -18,6 +18,7 @@
 #include <utility>
 #include <vector>
 
+#include "verify/common/format_test_names.hpp"
 #include "softfloat/softfloat.hpp"
 #include "verify/reference/mpfr_reference.hpp"
 
@@ -34,18 +35,8 @@ using verify::Mpfr;
 using ByteFormats = ::testing::Types<E5M2, E4M3, E4M3FNUZ, E5M2FNUZ, P3109<8, 1>, P3109<8, 2>, P3109<8, 3>,
                                      P3109<8, 4>, P3109<8, 5>, P3109<8, 6>, P3109<8, 7>, E8M0, E2M1, E2M3, E3M2>;
 
-// Test names from the format spec ("e4m3", "e5m10:bias=3"), made identifier-safe.
-inline std::string identifier_of(const std::string& text) {
-  std::string out;
-  for (char c : text) out += (std::isalnum(static_cast<unsigned char>(c)) != 0) ? c : '_';
-  return out;
-}
-struct FormatNames {
-  template <class F>
-  static std::string GetName(int) {
-    return identifier_of(format_name(F::format));
-  }
-};
+using test_names::FormatNames;
+using test_names::identifier_of;
 
 inline std::string hex(std::uint64_t code) {
   char text[32];

@@ -19,6 +19,7 @@
 #include <gtest/gtest.h>
 #include <mpfr.h>
 
+#include "verify/common/format_test_names.hpp"
 #include "softfloat/softfloat.hpp"
 #include "verify/reference/mpfr_reference.hpp"
 
@@ -50,19 +51,8 @@ struct ConcatTypes<::testing::Types<A...>, ::testing::Types<B...>> {
 };
 using AllFormats = ConcatTypes<NarrowFormats, WideFormats>::type;
 
-// Test names from the format spec ("e4m3", "e5m10:bias=3"), made identifier-safe so
-// that ctest filters can name them.
-inline std::string identifier_of(const std::string& text) {
-  std::string out;
-  for (char c : text) out += (std::isalnum(static_cast<unsigned char>(c)) != 0) ? c : '_';
-  return out;
-}
-struct FormatNames {
-  template <class F>
-  static std::string GetName(int) {
-    return identifier_of(format_name(F::format));
-  }
-};
+using test_names::FormatNames;
+using test_names::identifier_of;
 
 // ---------------------------------------------------------------------------
 // Codes and values.
