@@ -122,10 +122,15 @@ constexpr std::uint64_t round_to_format(const ExactValue& x, const Format& f,
   // Code = (biased exponent of the quantum's binade - 1) * 2^M + kept. For normal
   // results kept carries the implicit bit, so a carry out of the mantissa moves the
   // exponent up by itself; for subnormals the first factor is 0 and code = kept.
-  std::int64_t code = (quantum + m + f.bias - 1) * (std::int64_t{1} << m) + std::int64_t(kept);
-  if (code < 0) code = 0;  // below the smallest value of a format without zero: that value
-  if (std::uint64_t(code) > f.max_finite_magnitude()) return detail::overflow_code(f, x.negative, mode, policy);
-  return f.sign_bits(x.negative) | std::uint64_t(code);
+  // Unsigned: for binary64 a carry into the infinity binade reaches 2^63. The factor
+  // is -1 only in a format without zero, at its lowest binade: a kept value below 2^M
+  // lies below the smallest value there, and gives that value.
+  const std::int64_t biased_minus_one = quantum + m + f.bias - 1;
+  const std::uint64_t unit = std::uint64_t{1} << m;
+  const std::uint64_t code = biased_minus_one < 0 ? (kept > unit ? kept - unit : 0)
+                                                  : std::uint64_t(biased_minus_one) * unit + kept;
+  if (code > f.max_finite_magnitude()) return detail::overflow_code(f, x.negative, mode, policy);
+  return f.sign_bits(x.negative) | code;
 }
 
 }  // namespace softfloat
