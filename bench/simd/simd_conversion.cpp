@@ -62,17 +62,23 @@ void set_counters(benchmark::State& state, std::size_t n) {
   state.SetBytesProcessed(std::int64_t(state.iterations()) * std::int64_t(n * sizeof(float)));
 }
 
+// Times one call of `convert` (over n values, writing `out`) per iteration.
+template <class Convert>
+void time_conversion(benchmark::State& state, std::size_t n, const void* out, Convert convert) {
+  for (auto _ : state) {
+    convert();
+    benchmark::DoNotOptimize(out);
+    benchmark::ClobberMemory();
+  }
+  set_counters(state, n);
+}
+
 template <class Code>
 void quantize_bench(benchmark::State& state, Format f) {
   const std::size_t n = std::size_t(state.range(0));
   const std::vector<float>& in = inputs(n, f);
   std::vector<Code> out(n);
-  for (auto _ : state) {
-    simd::quantize(in.data(), n, out.data(), f);
-    benchmark::DoNotOptimize(out.data());
-    benchmark::ClobberMemory();
-  }
-  set_counters(state, n);
+  time_conversion(state, n, out.data(), [&] { simd::quantize(in.data(), n, out.data(), f); });
 }
 
 template <class Code>
@@ -80,12 +86,7 @@ void quantize_full_range_bench(benchmark::State& state, Format f) {
   const std::size_t n = std::size_t(state.range(0));
   const std::vector<float>& in = inputs(n, f, Data::full_range);
   std::vector<Code> out(n);
-  for (auto _ : state) {
-    simd::quantize(in.data(), n, out.data(), f);
-    benchmark::DoNotOptimize(out.data());
-    benchmark::ClobberMemory();
-  }
-  set_counters(state, n);
+  time_conversion(state, n, out.data(), [&] { simd::quantize(in.data(), n, out.data(), f); });
 }
 
 // 4- and 6-bit formats packed densely (simd::quantize_packed / dequantize_packed).
@@ -93,12 +94,7 @@ void quantize_packed_bench(benchmark::State& state, Format f) {
   const std::size_t n = std::size_t(state.range(0));
   const std::vector<float>& in = inputs(n, f);
   std::vector<std::uint8_t> out(simd::packed_size(f, n));
-  for (auto _ : state) {
-    simd::quantize_packed(in.data(), n, out.data(), out.size(), f);
-    benchmark::DoNotOptimize(out.data());
-    benchmark::ClobberMemory();
-  }
-  set_counters(state, n);
+  time_conversion(state, n, out.data(), [&] { simd::quantize_packed(in.data(), n, out.data(), out.size(), f); });
 }
 
 void dequantize_packed_bench(benchmark::State& state, Format f) {
@@ -106,12 +102,7 @@ void dequantize_packed_bench(benchmark::State& state, Format f) {
   std::vector<std::uint8_t> packed(simd::packed_size(f, n));
   simd::quantize_packed(inputs(n, f).data(), n, packed.data(), packed.size(), f);
   std::vector<float> out(n);
-  for (auto _ : state) {
-    simd::dequantize_packed(packed.data(), packed.size(), n, out.data(), f);
-    benchmark::DoNotOptimize(out.data());
-    benchmark::ClobberMemory();
-  }
-  set_counters(state, n);
+  time_conversion(state, n, out.data(), [&] { simd::dequantize_packed(packed.data(), packed.size(), n, out.data(), f); });
 }
 
 template <class Code>
@@ -120,12 +111,7 @@ void dequantize_bench(benchmark::State& state, Format f) {
   std::vector<Code> codes(n);
   simd::quantize(inputs(n, f).data(), n, codes.data(), f);
   std::vector<float> out(n);
-  for (auto _ : state) {
-    simd::dequantize(codes.data(), n, out.data(), f);
-    benchmark::DoNotOptimize(out.data());
-    benchmark::ClobberMemory();
-  }
-  set_counters(state, n);
+  time_conversion(state, n, out.data(), [&] { simd::dequantize(codes.data(), n, out.data(), f); });
 }
 
 template <class Code>
@@ -133,12 +119,7 @@ void generic_quantize_bench(benchmark::State& state, Format f) {
   const std::size_t n = std::size_t(state.range(0));
   const std::vector<float>& in = inputs(n, f);
   std::vector<Code> out(n);
-  for (auto _ : state) {
-    simd::detail::quantize_generic(in.data(), n, out.data(), f, Rounding::nearest_even, Overflow::standard);
-    benchmark::DoNotOptimize(out.data());
-    benchmark::ClobberMemory();
-  }
-  set_counters(state, n);
+  time_conversion(state, n, out.data(), [&] { simd::detail::quantize_generic(in.data(), n, out.data(), f, Rounding::nearest_even, Overflow::standard); });
 }
 
 void scalar_quantize_bench(benchmark::State& state, Format f) {
@@ -155,12 +136,7 @@ void scalar_quantize_bench(benchmark::State& state, Format f) {
 void memcpy_bench(benchmark::State& state) {
   const std::size_t n = std::size_t(state.range(0));
   std::vector<float> in(n, 1.0f), out(n);
-  for (auto _ : state) {
-    std::memcpy(out.data(), in.data(), n * sizeof(float));
-    benchmark::DoNotOptimize(out.data());
-    benchmark::ClobberMemory();
-  }
-  set_counters(state, n);
+  time_conversion(state, n, out.data(), [&] { std::memcpy(out.data(), in.data(), n * sizeof(float)); });
 }
 
 void native_f16c_bench(benchmark::State& state) {
@@ -168,12 +144,7 @@ void native_f16c_bench(benchmark::State& state) {
   const std::size_t n = std::size_t(state.range(0));
   const std::vector<float>& in = inputs(n, FP16::format);
   std::vector<std::uint16_t> out(n);
-  for (auto _ : state) {
-    simd::detail::fp16_from_float_f16c(in.data(), n, out.data());
-    benchmark::DoNotOptimize(out.data());
-    benchmark::ClobberMemory();
-  }
-  set_counters(state, n);
+  time_conversion(state, n, out.data(), [&] { simd::detail::fp16_from_float_f16c(in.data(), n, out.data()); });
 }
 
 void native_f16c_to_float_bench(benchmark::State& state) {
@@ -181,12 +152,7 @@ void native_f16c_to_float_bench(benchmark::State& state) {
   const std::size_t n = std::size_t(state.range(0));
   std::vector<std::uint16_t> in(n, 0x3C00);
   std::vector<float> out(n);
-  for (auto _ : state) {
-    simd::detail::float_from_fp16_f16c(in.data(), n, out.data());
-    benchmark::DoNotOptimize(out.data());
-    benchmark::ClobberMemory();
-  }
-  set_counters(state, n);
+  time_conversion(state, n, out.data(), [&] { simd::detail::float_from_fp16_f16c(in.data(), n, out.data()); });
 }
 
 void native_bf16_bench(benchmark::State& state) {
@@ -194,12 +160,7 @@ void native_bf16_bench(benchmark::State& state) {
   const std::size_t n = std::size_t(state.range(0));
   const std::vector<float>& in = inputs(n, BF16::format);
   std::vector<std::uint16_t> out(n);
-  for (auto _ : state) {
-    simd::detail::bf16_from_float_avx512bf16(in.data(), n, out.data());
-    benchmark::DoNotOptimize(out.data());
-    benchmark::ClobberMemory();
-  }
-  set_counters(state, n);
+  time_conversion(state, n, out.data(), [&] { simd::detail::bf16_from_float_avx512bf16(in.data(), n, out.data()); });
 }
 
 struct Named {
