@@ -5,7 +5,6 @@
 #include <algorithm>
 #include <bit>
 #include <cstdint>
-#include <stdexcept>
 #include <string>
 
 #include "softfloat/exact_value.hpp"
@@ -34,11 +33,12 @@ std::uint64_t scalar_code(std::uint32_t a, const Format& f, Rounding mode, Overf
 
 }  // namespace
 
-bool quantize_supported(const Format& f) {
+bool quantize_supported(const Format& f, Rounding mode) {
   if (!common_range_checks(f)) return false;
   const int emin = f.min_normal_exponent();
   if (f.has_zero) return emin >= -126;
-  return !f.is_signed && (emin >= -126 || smallest_binade_below_fp32(f));
+  const bool stochastic = mode == Rounding::stochastic || mode == Rounding::stochastic_equal;
+  return !f.is_signed && (emin >= -126 || (smallest_binade_below_fp32(f) && !stochastic));
 }
 
 bool dequantize_supported(const Format& f) {
@@ -51,7 +51,7 @@ bool dequantize_supported(const Format& f) {
   return !f.has_subnormals() || emin - m >= -126 || emin == -126;
 }
 
-QuantizeConstants quantize_constants(const Format& f, Rounding mode, Overflow policy) {
+QuantizeConstants quantize_constants(const Format& f, Rounding mode, Overflow policy, RandomStream random) {
   QuantizeConstants c{};
   const int m = f.mantissa_bits;
   const int emin = f.min_normal_exponent();
@@ -90,14 +90,20 @@ QuantizeConstants quantize_constants(const Format& f, Rounding mode, Overflow po
       break;
     case Rounding::odd: c.sticky_to_lsb = 1; break;
     case Rounding::stochastic:
-    case Rounding::stochastic_equal:
-      throw std::invalid_argument(
-          "softfloat::simd: stochastic rounding is not yet supported by the array functions");
+    case Rounding::stochastic_equal: {
+      // The increment is replaced by a random decision (quantize-inl.h).
+      c.stochastic = mode == Rounding::stochastic ? 1 : 2;
+      const softfloat::detail::RandomKeys keys =
+          softfloat::detail::random_keys(random.seed, std::uint32_t(random.offset >> 32));
+      c.random_k0 = keys.k0;
+      c.random_k1 = keys.k1;
+      c.counter_base = std::uint32_t(random.offset);
+      break;
+    }
   }
 
   c.sign_bit = std::uint32_t(f.sign_bit());
   c.sign_shift = f.is_signed ? std::uint32_t(31 - (f.exponent_bits + m)) : 0;
-  c.keep_zero_sign = f.has_negative_zero() ? all_ones : 0;
 
   // Below 2^max_exponent no rounding reaches past max(): the code of 2^max_exponent
   // is the max binade's first code. Everything from there up takes the exact check.
@@ -115,19 +121,29 @@ QuantizeConstants quantize_constants(const Format& f, Rounding mode, Overflow po
     }
     c.tiny_one_at = low;
   }
-  // Fast path (nearest even, every lane normal): H = 2^(shift - 1) - 1 is half a quantum
-  // less one, and ((bias - 127) << 23) moves the fp32 exponent field to the code's
-  // biased exponent once shifted right (see quantize-inl.h).
-  c.fast_low = c.exponent_floor << 23;
-  c.fast_span = (mode == Rounding::nearest_even && m > 0 && c.rare_at > c.fast_low) ? c.rare_at - c.fast_low : 0;
-  c.fast_abs_mask = f.is_signed ? 0x7FFFFFFFu : all_ones;
-  c.fast_add = ((std::uint32_t{1} << (c.mantissa_shift - 1)) - 1) + (std::uint32_t(f.bias - 127) << 23);
-  c.middle_end = (mode == Rounding::nearest_even && m > 0 && f.has_zero) ? 0x7F800000u : 0;
-  c.middle_shift_base = c.mantissa_shift + c.exponent_floor;
-  c.middle_subnormal_add = (c.exponent_floor + c.code_exponent_offset) << m;
   c.max_finite = std::uint32_t(f.max_finite_magnitude());
   c.overflow_positive = std::uint32_t(softfloat::detail::overflow_code(f, false, mode, policy));
   c.overflow_negative = std::uint32_t(softfloat::detail::overflow_code(f, true, mode, policy));
+  // Fast path (nearest even, every lane normal): H = 2^(shift - 1) - 1 is half a quantum
+  // less one, and ((bias - 127) << 23) moves the fp32 exponent field to the code's
+  // biased exponent once shifted right (see quantize-inl.h). With M = 0 a tie rounds
+  // up (round_to_format's kept value is the implicit bit, odd), so H + 1 is added.
+  const bool nearest = mode == Rounding::nearest_even;
+  c.fast_low = c.exponent_floor << 23;
+  c.fast_span = (nearest && c.rare_at > c.fast_low) ? c.rare_at - c.fast_low : 0;
+  c.fast_abs_mask = f.is_signed ? 0x7FFFFFFFu : all_ones;
+  c.fast_lsb_mask = m > 0 ? 1u : 0u;
+  c.fast_add = ((std::uint32_t{1} << (c.mantissa_shift - 1)) - 1) + (m > 0 ? 0u : 1u) +
+               (std::uint32_t(f.bias - 127) << 23);
+  // Middle path: every overflow must be one clamp of the magnitude, with the sign
+  // added after (true of every format's nearest-even overflow code).
+  const std::uint32_t cap = c.overflow_positive;
+  const bool overflow_is_clamp = (cap == c.max_finite || cap == c.max_finite + 1) &&
+                                 c.overflow_negative == (cap | c.sign_bit);
+  c.middle_end = (nearest && f.has_zero && overflow_is_clamp) ? 0x7F800000u : 0;
+  c.middle_magic = std::uint32_t(emin - m + 23 + 127) << 23;  // emin - M >= -126 - 22: a normal float
+  c.overflow_cap = cap;
+  c.zero_sign_drop = f.has_negative_zero() ? all_ones : 0;
   // Infinite input, as round_to_format() treats ValueClass::infinite.
   auto infinity_code = [&](bool negative) {
     if (f.has_infinity() && policy == Overflow::standard)

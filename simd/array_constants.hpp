@@ -7,6 +7,7 @@
 #include <cstdint>
 
 #include "softfloat/format.hpp"
+#include "softfloat/random_bits.hpp"
 #include "softfloat/rounding.hpp"
 
 namespace softfloat::simd::detail {
@@ -35,26 +36,29 @@ struct QuantizeConstants {
   // non-overflowing range: (t - fast_low) < fast_span (unsigned) with t = bits &
   // fast_abs_mask (all ones for unsigned formats, so that negative lanes fail). There
   // the shift is the same for every lane and the code magnitude is
-  // (t + last kept bit + fast_add) >> mantissa_shift (derivation in quantize-inl.h).
-  // fast_span = 0 turns the fast path off (M = 0, where the last kept bit is not bit
-  // `mantissa_shift` of t).
+  // (t + ((t >> mantissa_shift) & fast_lsb_mask) + fast_add) >> mantissa_shift
+  // (derivation in quantize-inl.h). fast_lsb_mask is 1 (ties to even) for M >= 1; for
+  // M = 0 the kept value is the implicit bit, always odd, so a tie rounds up: the mask
+  // is 0 and fast_add holds the extra 1. fast_span = 0 turns the fast path off.
   std::uint32_t fast_low;
   std::uint32_t fast_span;
   std::uint32_t fast_abs_mask;
   std::uint32_t fast_add;
+  std::uint32_t fast_lsb_mask;
   // Nearest-even middle path, for a vector whose lanes are all finite (t < middle_end =
-  // 0x7F800000; 0 turns it off): normal lanes as in the fast path, then the overflow
-  // select; lanes in the format's subnormal range (fp32 exponent field below
-  // exponent_floor, fp32 subnormals and zero included) rounded with their own shift,
-  // min(middle_shift_base - max(fe, 1), 31), plus middle_subnormal_add =
-  // (exponent_floor + bias - 128) << M.
+  // 0x7F800000; 0 turns it off): normal lanes as in the fast path; lanes in the
+  // format's subnormal range (t < fast_low) by one float addition, bits(|x| +
+  // middle_magic) - bits(middle_magic) with middle_magic = 2^(emin - M + 23), whose
+  // ulp is the subnormal quantum, so the FPU's round-to-nearest-even does the rounding
+  // (the caller pins the rounding mode and clears flush-to-zero / denormals-are-zero);
+  // then overflow by min(magnitude, overflow_cap) and the sign.
   std::uint32_t middle_end;
-  std::uint32_t middle_shift_base;  // 23 - M + exponent_floor
-  std::uint32_t middle_subnormal_add;
+  std::uint32_t middle_magic;    // fp32 bits of 2^(emin - M + 23)
+  std::uint32_t overflow_cap;    // overflow magnitude: max_finite (saturating) or max_finite + 1
+  std::uint32_t zero_sign_drop;  // 0 where a zero result drops its sign; else 0xFFFFFFFF (never)
   // Sign.
   std::uint32_t sign_shift;      // 31 - (E + M): moves the float's sign to the code's sign bit
   std::uint32_t sign_bit;        // 0 for unsigned formats
-  std::uint32_t keep_zero_sign;  // all ones where the format has -0; else a zero result is +0
   // |x| bits >= rare_at (2^max_exponent) may overflow: the fast path stops below it.
   // Lanes needing the slower fix-up: |x| bits >= 0x7F800000 (inf, NaN),
   // bits > negative_rare_above (negative input to an unsigned format), |x| bits < tiny_below
@@ -69,6 +73,13 @@ struct QuantizeConstants {
   std::uint32_t nan_positive, nan_negative;            // NaN input, before payload bits
   std::uint32_t nan_payload_mask;                      // M ones for IEEE formats (payload = |x| >> shift)
   std::uint32_t negative_code;                         // negative nonzero input to an unsigned format
+  // Stochastic rounding: 0 off, 1 Rounding::stochastic, 2 Rounding::stochastic_equal.
+  // Element i of the call draws keyed_bits({random_k0, random_k1}, counter_base + i)
+  // (softfloat/random_bits.hpp); the caller splits calls so that the 64-bit counters
+  // of one call share their high 32 bits, which the keys encode.
+  std::uint32_t stochastic;
+  std::uint32_t random_k0, random_k1;
+  std::uint32_t counter_base;
 };
 
 // code -> float bits.
@@ -99,11 +110,15 @@ struct DequantizeConstants {
 // storage, M <= 22, the smallest normal binade at or above fp32's (emin >= -126; the
 // one exception is an unsigned format like E8M0 with M = 0 whose smallest binade is
 // 2^-127), the largest binade at most 2^127, and a zero or no sign. Other formats are
-// converted by a scalar loop over round_to_format() outside the per-target code.
-bool quantize_supported(const Format& format);
+// converted by a scalar loop over round_to_format() outside the per-target code, and so
+// is stochastic rounding into E8M0-like formats (whose fp32-subnormal inputs the vector
+// code maps to 0 or 1 by a fixed threshold).
+bool quantize_supported(const Format& format, Rounding mode = Rounding::nearest_even);
 bool dequantize_supported(const Format& format);
 
-QuantizeConstants quantize_constants(const Format& format, Rounding mode, Overflow policy);
+// `random` matters for the stochastic modes only; its offset's high 32 bits must be
+// those of every counter of the call.
+QuantizeConstants quantize_constants(const Format& format, Rounding mode, Overflow policy, RandomStream random = {});
 DequantizeConstants dequantize_constants(const Format& format);
 
 }  // namespace softfloat::simd::detail

@@ -8,6 +8,7 @@
 #include <cstdint>
 
 #include "softfloat/format.hpp"
+#include "softfloat/random_bits.hpp"
 #include "softfloat/rounding.hpp"
 
 namespace softfloat::simd::detail {
@@ -15,11 +16,11 @@ namespace softfloat::simd::detail {
 // The generic algorithm on the currently dispatched target (or the scalar loop for
 // formats outside its range, see quantize_supported()).
 void quantize_generic(const float* in, std::size_t n, std::uint8_t* out, const Format& format, Rounding mode,
-                      Overflow policy);
+                      Overflow policy, RandomStream random = {});
 void quantize_generic(const float* in, std::size_t n, std::uint16_t* out, const Format& format, Rounding mode,
-                      Overflow policy);
+                      Overflow policy, RandomStream random = {});
 void quantize_generic(const float* in, std::size_t n, std::uint32_t* out, const Format& format, Rounding mode,
-                      Overflow policy);
+                      Overflow policy, RandomStream random = {});
 void dequantize_generic(const std::uint8_t* in, std::size_t n, float* out, const Format& format);
 void dequantize_generic(const std::uint16_t* in, std::size_t n, float* out, const Format& format);
 void dequantize_generic(const std::uint32_t* in, std::size_t n, float* out, const Format& format);
@@ -29,12 +30,12 @@ void dequantize_generic(const std::uint32_t* in, std::size_t n, float* out, cons
 // that a test may run several targets at once on several threads. Returns false, and
 // converts nothing, when the library was not compiled for `target` or the CPU lacks it.
 bool quantize_on_target(std::int64_t target, const float* in, std::size_t n, std::uint8_t* out,
-                        const Format& format, Rounding mode, Overflow policy);
+                        const Format& format, Rounding mode, Overflow policy, RandomStream random = {});
 bool quantize_on_target(std::int64_t target, const float* in, std::size_t n, std::uint16_t* out,
-                        const Format& format, Rounding mode, Overflow policy);
+                        const Format& format, Rounding mode, Overflow policy, RandomStream random = {});
 
 // The scalar definition, element by element (for benchmarks and as the fallback).
 void quantize_scalar(const float* in, std::size_t n, std::uint32_t* out, const Format& format, Rounding mode,
-                     Overflow policy);
+                     Overflow policy, RandomStream random = {});
 
 }  // namespace softfloat::simd::detail

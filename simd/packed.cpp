@@ -94,11 +94,12 @@ void unpack_groups(int width, const std::uint8_t* in, std::size_t count, std::ui
 // Values [begin, end) of the array; begin is a multiple of kBlock's divisor 4, so it
 // starts on a byte boundary.
 void quantize_packed_range(const float* in, std::size_t begin, std::size_t end, std::uint8_t* out, int width,
-                           const Format& format, Rounding mode, Overflow policy) {
+                           const Format& format, Rounding mode, Overflow policy, RandomStream random) {
   std::uint8_t codes[kBlock];
   for (std::size_t i = begin; i < end; i += kBlock) {
     const std::size_t count = std::min(kBlock, end - i);
-    detail::quantize_generic(in + i, count, codes, format, mode, policy);
+    detail::quantize_generic(in + i, count, codes, format, mode, policy,
+                             RandomStream{random.seed, random.offset + i});
     const std::size_t group = width == 4 ? 2 : 4;
     const std::size_t whole = count / group * group;
     std::uint8_t* block_out = out + bytes_for(width, i);
@@ -139,15 +140,12 @@ std::size_t packed_size(const Format& format, std::size_t n) {
 }
 
 void quantize_packed(const float* in, std::size_t n, std::uint8_t* out, std::size_t out_bytes, const Format& format,
-                     Rounding mode, Overflow policy) {
+                     Rounding mode, Overflow policy, RandomStream random) {
   const int width = packed_width(format, "quantize_packed");
   check_buffers(in, out, n, out_bytes, bytes_for(width, n), "quantize_packed", "output");
-  if (mode == Rounding::stochastic || mode == Rounding::stochastic_equal)
-    throw std::invalid_argument(
-        "softfloat::simd::quantize_packed: stochastic rounding is not yet supported by the array functions");
   if (n == 0) return;
   detail::parallel_for(n, kBlock, [&](std::size_t begin, std::size_t end) {
-    quantize_packed_range(in, begin, end, out, width, format, mode, policy);
+    quantize_packed_range(in, begin, end, out, width, format, mode, policy, random);
   });
 }
 

@@ -121,10 +121,38 @@ HWY_NOINLINE VU FixRareLanes(const QuantizeConstants c, VU u, VU a, VU magnitude
   return hn::IfThenElse(negative_input, hn::Set(du, c.negative_code), result);
 }
 
-// One vector of floats -> codes. kNearestEven drops the general increment: it is the
-// default mode and the one the speed targets are for.
-template <bool kNearestEven>
-HWY_INLINE VU QuantizeVector(const QuantizeConstants& c, VU u) {
+// The code's sign bit for float bits u: moved down from bit 31; dropped where the
+// format has no -0 and the magnitude rounded to zero.
+HWY_INLINE VU CodeSign(const QuantizeConstants& c, VU u, VU magnitude) {
+  const DU du;
+  const VU sign = hn::And(hn::ShiftRightSame(u, int(c.sign_shift)), hn::Set(du, c.sign_bit));
+  return hn::IfThenElseZero(hn::Ne(magnitude, hn::Set(du, c.zero_sign_drop)), sign);
+}
+
+// Which rounding a loop does: nearest even (the default, with the fast and middle
+// paths), another deterministic direction (by an integer increment), or stochastic
+// (by a comparison with random bits).
+enum class Path { kNearestEven, kDeterministic, kStochastic };
+
+// The random bits of the lanes whose element counters are counter_base + index +
+// (0, 1, ...): softfloat::detail::keyed_bits on each lane (softfloat/random_bits.hpp).
+HWY_INLINE VU RandomBits(const QuantizeConstants& c, std::size_t index) {
+  const DU du;
+  auto mix = [&](VU x) {
+    x = hn::Xor(x, hn::ShiftRight<16>(x));
+    x = hn::Mul(x, hn::Set(du, 0x7FEB352Du));
+    x = hn::Xor(x, hn::ShiftRight<15>(x));
+    x = hn::Mul(x, hn::Set(du, 0x846CA68Bu));
+    return hn::Xor(x, hn::ShiftRight<16>(x));
+  };
+  const VU counter = hn::Add(hn::Iota(du, 0), hn::Set(du, std::uint32_t(c.counter_base + index)));
+  return mix(hn::Xor(mix(hn::Xor(counter, hn::Set(du, c.random_k0))), hn::Set(du, c.random_k1)));
+}
+
+// One vector of floats -> codes by the general formula (any lane, any direction).
+// `random` is used by Path::kStochastic only.
+template <Path kPath>
+HWY_INLINE VU QuantizeVector(const QuantizeConstants& c, VU u, VU random) {
   const DU du;
   const DI di;
   const VU one = hn::Set(du, 1u);
@@ -133,14 +161,15 @@ HWY_INLINE VU QuantizeVector(const QuantizeConstants& c, VU u) {
   const VU field_or_one = hn::Max(field, one);
   const VU binade = hn::Max(field, hn::Set(du, c.exponent_floor));
   const VU sig = hn::Sub(a, hn::ShiftLeft<23>(hn::Sub(field_or_one, one)));
-  const VU shift =
-      hn::Min(hn::Add(hn::Sub(binade, field_or_one), hn::Set(du, c.mantissa_shift)), hn::Set(du, 31u));
+  // Bits of sig below the quantum; at least 1 since M <= 22.
+  const VU full_shift = hn::Add(hn::Sub(binade, field_or_one), hn::Set(du, c.mantissa_shift));
+  const VU shift = hn::Min(full_shift, hn::Set(du, 31u));
   const VU below_quantum = hn::Sub(hn::Shl(one, shift), one);  // 2^shift - 1
   VU kept;
-  if constexpr (kNearestEven) {
+  if constexpr (kPath == Path::kNearestEven) {
     const VU last_kept_bit = hn::And(hn::Shr(sig, shift), one);
     kept = hn::Shr(hn::Add(sig, hn::Add(hn::ShiftRight<1>(below_quantum), last_kept_bit)), shift);
-  } else {
+  } else if constexpr (kPath == Path::kDeterministic) {
     const VU last_kept_bit = hn::And(hn::Shr(sig, shift), one);
     const VU sign_lanes = hn::BitCast(du, hn::BroadcastSignBit(hn::BitCast(di, u)));
     const VU keep = hn::Xor(hn::Set(du, c.increment_keep_positive), hn::And(sign_lanes, hn::Set(du, c.increment_keep_flip)));
@@ -151,14 +180,24 @@ HWY_INLINE VU QuantizeVector(const QuantizeConstants& c, VU u) {
     // Round to odd: an inexact result gets its last bit set (it never carries).
     const VU inexact = hn::IfThenElseZero(hn::Ne(hn::And(sig, below_quantum), hn::Zero(du)), hn::Set(du, c.sticky_to_lsb));
     kept = hn::Or(kept, inexact);
+  } else {
+    // round_to_format's rule: away from zero iff random < F, the first 32 bits of the
+    // discarded fraction (sig's low full_shift bits, left-aligned; for full_shift > 32
+    // all of sig lies further down). Equal probabilities: iff inexact and the low
+    // random bit is set, i.e. iff (random & 1) ^ 1 < 1.
+    const VU fraction = hn::IfThenElse(hn::Lt(full_shift, hn::Set(du, 33u)),
+                                       hn::Shl(sig, hn::Sub(hn::Set(du, 32u), full_shift)),
+                                       hn::Shr(sig, hn::Min(hn::Sub(full_shift, hn::Set(du, 32u)), hn::Set(du, 31u))));
+    const VU inexact = hn::VecFromMask(du, hn::Ne(hn::And(sig, below_quantum), hn::Zero(du)));
+    const bool equal = c.stochastic == 2;
+    const VU threshold = equal ? hn::And(inexact, one) : fraction;
+    const VU draw = equal ? hn::Xor(hn::And(random, one), one) : random;
+    kept = hn::Add(hn::Shr(sig, shift), hn::IfThenElseZero(hn::Lt(draw, threshold), one));
   }
   VU magnitude = hn::Add(kept, hn::ShiftLeftSame(hn::Add(binade, hn::Set(du, c.code_exponent_offset)), int(c.mantissa_bits)));
   // Below the smallest value of a format without zero: code 0 (negative sums clamp).
   magnitude = hn::BitCast(du, hn::Max(hn::BitCast(di, magnitude), hn::Zero(di)));
-  // Sign: moved to the code's sign bit; dropped on a zero result without -0.
-  VU sign = hn::And(hn::ShiftRightSame(u, int(c.sign_shift)), hn::Set(du, c.sign_bit));
-  sign = hn::And(sign, hn::Or(hn::VecFromMask(du, hn::Ne(magnitude, hn::Zero(du))), hn::Set(du, c.keep_zero_sign)));
-  VU result = hn::Or(magnitude, sign);
+  VU result = hn::Or(magnitude, CodeSign(c, u, magnitude));
   // Overflow of finite input, by select rather than in FixRareLanes: with a normal
   // distribution of data a few percent of lanes overflow a 4- or 6-bit format, and a
   // branch taken at random would cost more than these three ops.
@@ -172,54 +211,94 @@ HWY_INLINE VU QuantizeVector(const QuantizeConstants& c, VU u) {
 }
 
 // The middle path (nearest even, every lane finite, see QuantizeConstants::middle_end):
-// the fast path's formula for normal lanes and the general path's variable shift for
-// lanes in the format's subnormal range, chosen by a select, then the general path's
-// overflow select. No infinity or NaN can occur, so no fix-up either. The fast formula
-// stays exact up to the largest finite float: the sum a + lsb + fast_add stays below
-// 2^31 + 2^22 and is positive (a >= exponent_floor << 23 on normal lanes).
+// the fast path's formula for lanes normal in the format, one float addition for the
+// lanes in its subnormal range (exact: the FPU rounds |x| + 2^(emin - M + 23) once, to
+// nearest even, and that sum's ulp is the subnormal quantum), a select between them,
+// and overflow as a clamp of the magnitude. The fast formula stays exact up to the
+// largest finite float: a + lsb + fast_add stays below 2^31 + 2^22.
 HWY_INLINE VU QuantizeMiddle(const QuantizeConstants& c, VU u, VU t) {
   const DU du;
-  const VU one = hn::Set(du, 1u);
+  const DF df;
   const int fixed_shift = int(c.mantissa_shift);
-  const VU lsb = hn::And(hn::ShiftRightSame(t, fixed_shift), one);
+  const VU lsb = hn::And(hn::ShiftRightSame(t, fixed_shift), hn::Set(du, c.fast_lsb_mask));
   const VU normal = hn::ShiftRightSame(hn::Add(hn::Add(t, lsb), hn::Set(du, c.fast_add)), fixed_shift);
-  const VU field_or_one = hn::Max(hn::ShiftRight<23>(t), one);
-  const VU shift = hn::Min(hn::Sub(hn::Set(du, c.middle_shift_base), field_or_one), hn::Set(du, 31u));
-  const VU sig = hn::Sub(t, hn::ShiftLeft<23>(hn::Sub(field_or_one, one)));
-  const VU last_kept_bit = hn::And(hn::Shr(sig, shift), one);
-  const VU half_less_one = hn::Sub(hn::ShiftRight<1>(hn::Shl(one, shift)), one);
-  const VU kept = hn::Shr(hn::Add(hn::Add(sig, last_kept_bit), half_less_one), shift);
-  const VU subnormal = hn::Add(kept, hn::Set(du, c.middle_subnormal_add));
-  const VU magnitude = hn::IfThenElse(hn::Lt(field_or_one, hn::Set(du, c.exponent_floor)), subnormal, normal);
-  VU sign = hn::And(hn::ShiftRightSame(u, int(c.sign_shift)), hn::Set(du, c.sign_bit));
-  sign = hn::And(sign, hn::Or(hn::VecFromMask(du, hn::Ne(magnitude, hn::Zero(du))), hn::Set(du, c.keep_zero_sign)));
-  const DI di;
-  const auto negative = hn::RebindMask(du, hn::Lt(hn::BitCast(di, u), hn::Zero(di)));
-  const VU overflow = hn::IfThenElse(negative, hn::Set(du, c.overflow_negative), hn::Set(du, c.overflow_positive));
-  return hn::IfThenElse(hn::Gt(magnitude, hn::Set(du, c.max_finite)), overflow, hn::Or(magnitude, sign));
+  const VU magic = hn::Set(du, c.middle_magic);
+  const VU subnormal = hn::Sub(hn::BitCast(du, hn::Add(hn::BitCast(df, t), hn::BitCast(df, magic))), magic);
+  VU magnitude = hn::IfThenElse(hn::Lt(t, hn::Set(du, c.fast_low)), subnormal, normal);
+  const VU sign = CodeSign(c, u, magnitude);
+  magnitude = hn::Min(magnitude, hn::Set(du, c.overflow_cap));
+  return hn::Or(magnitude, sign);
 }
 
-// QuantizeVector with the fast path tried first and the middle path second (nearest
-// even only): the general path runs when any lane may overflow or is special.
-template <bool kNearestEven>
-HWY_INLINE VU QuantizeVectorFastFirst(const QuantizeConstants& c, VU u) {
-  if constexpr (kNearestEven) {
-    const DU du;
-    const VU t = hn::And(u, hn::Set(du, c.fast_abs_mask));
-    const auto normal = hn::Lt(hn::Sub(t, hn::Set(du, c.fast_low)), hn::Set(du, c.fast_span));
-    if (HWY_LIKELY(hn::AllTrue(du, normal))) {
+// Nearest even: the fast path when every lane is normal in the format, else the
+// middle path when every lane is finite, else the general path. kMiddleFirst skips
+// the fast path and its branch (the caller's choice, see QuantizeVectors);
+// `fast_failures` counts the vectors that could not take the fast path, without a
+// branch.
+template <bool kMiddleFirst>
+HWY_INLINE VU QuantizeNearestVector(const QuantizeConstants& c, VU u, std::size_t& fast_failures) {
+  const DU du;
+  const VU t = hn::And(u, hn::Set(du, c.fast_abs_mask));
+  const bool all_normal = hn::AllTrue(du, hn::Lt(hn::Sub(t, hn::Set(du, c.fast_low)), hn::Set(du, c.fast_span)));
+  fast_failures += all_normal ? 0 : 1;
+  if constexpr (!kMiddleFirst) {
+    if (HWY_LIKELY(all_normal)) {
       const int shift = int(c.mantissa_shift);
-      const VU lsb = hn::And(hn::ShiftRightSame(t, shift), hn::Set(du, 1u));
+      const VU lsb = hn::And(hn::ShiftRightSame(t, shift), hn::Set(du, c.fast_lsb_mask));
       const VU magnitude = hn::ShiftRightSame(hn::Add(hn::Add(t, lsb), hn::Set(du, c.fast_add)), shift);
       const VU sign = hn::And(hn::ShiftRightSame(u, int(c.sign_shift)), hn::Set(du, c.sign_bit));
       return hn::Or(magnitude, sign);
     }
-    if (HWY_LIKELY(hn::AllTrue(du, hn::Lt(t, hn::Set(du, c.middle_end))))) return QuantizeMiddle(c, u, t);
   }
-  return QuantizeVector<kNearestEven>(c, u);
+  if (HWY_LIKELY(hn::AllTrue(du, hn::Lt(t, hn::Set(du, c.middle_end))))) return QuantizeMiddle(c, u, t);
+  return QuantizeVector<Path::kNearestEven>(c, u, u);
 }
 
-template <bool kNearestEven, class Code>
+template <bool kMiddleFirst, class Code>
+HWY_INLINE std::size_t QuantizeNearestBlock(const QuantizeConstants& c, const float* HWY_RESTRICT in,
+                                            std::size_t count, Code* HWY_RESTRICT out) {
+  const std::size_t lanes = hn::Lanes(DU());
+  std::size_t fast_failures = 0;
+  for (std::size_t v = 0; v < count; ++v)
+    StoreCodes(QuantizeNearestVector<kMiddleFirst>(c, LoadFloatBits(in + v * lanes), fast_failures), out + v * lanes);
+  return fast_failures;
+}
+
+// Stores the codes of `count` whole vectors, the first being element `index` of the
+// call. Nearest even goes in blocks of 16 vectors: a block tries the fast path first
+// unless more than a quarter of the previous block's vectors failed it. Data whose
+// vectors mix normal and subnormal lanes at random (a 4- or 6-bit format on a normal
+// distribution) would otherwise mispredict the fast path's branch every other vector,
+// which costs more than the middle path. Every path gives the same bits, so the
+// choice affects speed only.
+template <Path kPath, class Code>
+HWY_INLINE void QuantizeVectors(const QuantizeConstants& c, const float* HWY_RESTRICT in, std::size_t count,
+                                Code* HWY_RESTRICT out, std::size_t index) {
+  const std::size_t lanes = hn::Lanes(DU());
+  if constexpr (kPath == Path::kDeterministic) {
+    for (std::size_t v = 0; v < count; ++v) {
+      const VU u = LoadFloatBits(in + v * lanes);
+      StoreCodes(QuantizeVector<kPath>(c, u, u), out + v * lanes);
+    }
+  } else if constexpr (kPath == Path::kStochastic) {
+    for (std::size_t v = 0; v < count; ++v) {
+      const VU random = RandomBits(c, index + v * lanes);
+      StoreCodes(QuantizeVector<kPath>(c, LoadFloatBits(in + v * lanes), random), out + v * lanes);
+    }
+  } else {
+    constexpr std::size_t kBlock = 16;
+    bool middle_first = false;
+    for (std::size_t begin = 0; begin < count; begin += kBlock) {
+      const std::size_t size = count - begin < kBlock ? count - begin : kBlock;
+      const std::size_t fast_failures =
+          middle_first ? QuantizeNearestBlock<true>(c, in + begin * lanes, size, out + begin * lanes)
+                       : QuantizeNearestBlock<false>(c, in + begin * lanes, size, out + begin * lanes);
+      middle_first = fast_failures * 4 > size;
+    }
+  }
+}
+
+template <Path kPath, class Code>
 HWY_INLINE void QuantizeLoop(const float* HWY_RESTRICT in, std::size_t n, Code* HWY_RESTRICT out,
                              const QuantizeConstants& constants) {
   // A local copy whose address never escapes: the compiler may then keep every
@@ -228,22 +307,24 @@ HWY_INLINE void QuantizeLoop(const float* HWY_RESTRICT in, std::size_t n, Code* 
   const QuantizeConstants c = constants;
   const DU du;
   const std::size_t lanes = hn::Lanes(du);
-  std::size_t i = 0;
-  for (; i + lanes <= n; i += lanes) StoreCodes(QuantizeVectorFastFirst<kNearestEven>(c, LoadFloatBits(in + i)), out + i);
+  const std::size_t whole = n / lanes;
+  QuantizeVectors<kPath>(c, in, whole, out, 0);
+  const std::size_t i = whole * lanes;
   if (i == n) return;
   // The tail: fewer than one vector, through a padded buffer so that nothing outside
   // out[0, n) is read or written.
   HWY_ALIGN float padded_in[HWY_MAX_BYTES / sizeof(float)] = {};
   HWY_ALIGN Code padded_out[HWY_MAX_BYTES / sizeof(float)] = {};
   std::memcpy(padded_in, in + i, (n - i) * sizeof(float));
-  StoreCodes(QuantizeVectorFastFirst<kNearestEven>(c, LoadFloatBits(padded_in)), padded_out);
+  QuantizeVectors<kPath>(c, padded_in, 1, padded_out, i);
   std::memcpy(out + i, padded_out, (n - i) * sizeof(Code));
 }
 
 template <class Code>
 HWY_INLINE void QuantizeAny(const float* in, std::size_t n, Code* out, const QuantizeConstants& c) {
-  if (c.nearest_even) QuantizeLoop<true>(in, n, out, c);
-  else QuantizeLoop<false>(in, n, out, c);
+  if (c.nearest_even) QuantizeLoop<Path::kNearestEven>(in, n, out, c);
+  else if (c.stochastic != 0) QuantizeLoop<Path::kStochastic>(in, n, out, c);
+  else QuantizeLoop<Path::kDeterministic>(in, n, out, c);
 }
 
 // The exported per-target entry points: plain functions, one per storage width.

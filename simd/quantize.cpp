@@ -13,6 +13,7 @@
 
 #if HWY_ONCE
 #include <bit>
+#include <cfenv>
 #include <cstring>
 #include <stdexcept>
 #include <string>
@@ -27,6 +28,7 @@
 #include "simd/parallel.hpp"
 #include "softfloat/exact_value.hpp"
 #include "softfloat/format_spec.hpp"
+#include "softfloat/random_bits.hpp"
 #include "softfloat/round_to_format.hpp"
 #include "softfloat/simd.hpp"
 
@@ -65,18 +67,36 @@ void dispatch_dequantize(const std::uint32_t* in, std::size_t n, float* out, con
   HWY_DYNAMIC_DISPATCH(DequantizeFrom32)(in, n, out, c);
 }
 
-// Clears DAZ and FTZ and selects round-to-nearest for the F16C shortcut (vcvtps2ph
-// would read subnormal inputs as zero under DAZ), restoring the caller's MXCSR after.
+// The floating-point environment that the conversions assume, set for their duration
+// and the caller's restored after: round to nearest and, on x86, DAZ and FTZ clear.
+// The F16C shortcut needs it (vcvtps2ph reads subnormal inputs as zero under DAZ), and
+// so does the generic algorithm's middle path, which rounds subnormal lanes with one
+// float addition. It is per thread, so each thread's share sets it up.
 class DefaultFloatEnvironment {
  public:
 #if defined(__x86_64__) || defined(__i386__)
-  DefaultFloatEnvironment() : saved_(_mm_getcsr()) { _mm_setcsr(saved_ & ~kChanged); }
-  ~DefaultFloatEnvironment() { _mm_setcsr(saved_); }
+  DefaultFloatEnvironment() : saved_(_mm_getcsr()) {
+    if (saved_ & kChanged) _mm_setcsr(saved_ & ~kChanged);
+  }
+  ~DefaultFloatEnvironment() {
+    if (saved_ & kChanged) _mm_setcsr(saved_);
+  }
 
  private:
   static constexpr unsigned kChanged = 0x8040u /* FTZ, DAZ */ | 0x6000u /* rounding control */;
   unsigned saved_;
+#else
+  DefaultFloatEnvironment() {
+    std::fegetenv(&saved_);
+    std::fesetenv(FE_DFL_ENV);
+  }
+  ~DefaultFloatEnvironment() { std::fesetenv(&saved_); }
+
+ private:
+  std::fenv_t saved_;
 #endif
+  DefaultFloatEnvironment(const DefaultFloatEnvironment&) = delete;
+  DefaultFloatEnvironment& operator=(const DefaultFloatEnvironment&) = delete;
 };
 
 std::string describe_format(const Format& format) {
@@ -100,10 +120,17 @@ void check_arguments(const void* in, std::size_t n, const void* out, const Forma
                                 "-bit output type");
 }
 
-void check_rounding(Rounding mode, const char* function) {
-  if (mode == Rounding::stochastic || mode == Rounding::stochastic_equal)
-    throw std::invalid_argument(std::string("softfloat::simd::") + function +
-                                ": stochastic rounding is not yet supported by the array functions");
+bool is_stochastic(Rounding mode) { return mode == Rounding::stochastic || mode == Rounding::stochastic_equal; }
+
+// The random bits of element i of a call whose first element has counter random.offset.
+std::uint32_t element_bits(Rounding mode, const RandomStream& random, std::size_t i) {
+  return is_stochastic(mode) ? random_bits(random.seed, random.offset + i) : 0;
+}
+
+// A stream advanced by `count` elements.
+RandomStream advanced(RandomStream random, std::size_t count) {
+  random.offset += count;
+  return random;
 }
 
 bool is_fp32(const Format& format) { return format == binary32_format; }
@@ -122,19 +149,41 @@ void copy_fp32(const float* in, std::size_t n, Code* out, Overflow policy) {
   }
 }
 
-template <class Code>
-void quantize_scalar_loop(const float* in, std::size_t n, Code* out, const Format& format, Rounding mode,
-                          Overflow policy) {
-  for (std::size_t i = 0; i < n; ++i) out[i] = Code(round_to_format(decode(in[i]), format, mode, policy));
+template <class Code, class Input>
+void quantize_scalar_loop(const Input* in, std::size_t n, Code* out, const Format& format, Rounding mode,
+                          Overflow policy, const RandomStream& random) {
+  for (std::size_t i = 0; i < n; ++i)
+    out[i] = Code(round_to_format(decode(in[i]), format, mode, policy, element_bits(mode, random, i)));
+}
+
+// Elements [0, n) cut where the 64-bit counter random.offset + i crosses a multiple of
+// 2^32, so that the counters of each piece share their high half (the vector code keys
+// its random bits by it). Deterministic modes take one piece.
+template <class Body>
+void for_each_counter_block(std::size_t n, const RandomStream& random, Rounding mode, Body body) {
+  std::size_t begin = 0;
+  while (begin < n) {
+    std::size_t end = n;
+    if (is_stochastic(mode)) {
+      const std::uint64_t to_boundary = (std::uint64_t{1} << 32) - ((random.offset + begin) & 0xFFFFFFFFu);
+      if (to_boundary < end - begin) end = begin + std::size_t(to_boundary);
+    }
+    body(begin, end);
+    begin = end;
+  }
 }
 
 template <class Code>
 void quantize_generic_impl(const float* in, std::size_t n, Code* out, const Format& format, Rounding mode,
-                           Overflow policy) {
+                           Overflow policy, const RandomStream& random) {
   if (n == 0) return;
   if (is_fp32(format) && sizeof(Code) == 4) return copy_fp32(in, n, out, policy);
-  if (!quantize_supported(format)) return quantize_scalar_loop(in, n, out, format, mode, policy);
-  dispatch_quantize(in, n, out, quantize_constants(format, mode, policy));
+  if (!quantize_supported(format, mode)) return quantize_scalar_loop(in, n, out, format, mode, policy, random);
+  DefaultFloatEnvironment environment;
+  for_each_counter_block(n, random, mode, [&](std::size_t begin, std::size_t end) {
+    dispatch_quantize(in + begin, end - begin, out + begin,
+                      quantize_constants(format, mode, policy, advanced(random, begin)));
+  });
 }
 
 template <class Code>
@@ -158,7 +207,7 @@ constexpr std::size_t kThreadBlockAlignment = 64;
 // the F16C shortcut sets it up here, on the thread that runs it.
 template <class Code>
 void quantize_part(const float* in, std::size_t n, Code* out, const Format& format, Rounding mode,
-                   Overflow policy) {
+                   Overflow policy, const RandomStream& random) {
   if constexpr (sizeof(Code) == 2) {
     const bool nearest_standard = mode == Rounding::nearest_even && policy == Overflow::standard;
     if (nearest_standard && format == fp16_format && f16c_usable()) {
@@ -168,7 +217,7 @@ void quantize_part(const float* in, std::size_t n, Code* out, const Format& form
     if (nearest_standard && format == bf16_format && avx512bf16_usable())
       return bf16_from_float_avx512bf16(in, n, out);
   }
-  quantize_generic_impl(in, n, out, format, mode, policy);
+  quantize_generic_impl(in, n, out, format, mode, policy, random);
 }
 
 template <class Code>
@@ -184,12 +233,11 @@ void dequantize_part(const Code* in, std::size_t n, float* out, const Format& fo
 
 template <class Code>
 void quantize_public(const float* in, std::size_t n, Code* out, const Format& format, Rounding mode,
-                     Overflow policy) {
+                     Overflow policy, const RandomStream& random) {
   check_arguments<Code>(in, n, out, format, "quantize");
-  check_rounding(mode, "quantize");
   if (n == 0) return;
   parallel_for(n, kThreadBlockAlignment, [&](std::size_t begin, std::size_t end) {
-    quantize_part(in + begin, end - begin, out + begin, format, mode, policy);
+    quantize_part(in + begin, end - begin, out + begin, format, mode, policy, advanced(random, begin));
   });
 }
 
@@ -204,23 +252,22 @@ void dequantize_public(const Code* in, std::size_t n, float* out, const Format& 
 
 template <class Code>
 void quantize_double(const double* in, std::size_t n, Code* out, const Format& format, Rounding mode,
-                     Overflow policy) {
+                     Overflow policy, const RandomStream& random) {
   check_arguments<Code>(in, n, out, format, "quantize");
-  check_rounding(mode, "quantize");
   parallel_for(n, kThreadBlockAlignment, [&](std::size_t begin, std::size_t end) {
-    for (std::size_t i = begin; i < end; ++i) out[i] = Code(round_to_format(decode(in[i]), format, mode, policy));
+    quantize_scalar_loop(in + begin, end - begin, out + begin, format, mode, policy, advanced(random, begin));
   });
 }
 
 template <class Code>
 void round_trip_blocks(const float* in, std::size_t n, float* out, const Format& format, Rounding mode,
-                       Overflow policy) {
+                       Overflow policy, const RandomStream& random) {
   parallel_for(n, kThreadBlockAlignment, [&](std::size_t begin, std::size_t end) {
     constexpr std::size_t block = 2048;
     Code codes[block];
     for (std::size_t i = begin; i < end; i += block) {
       const std::size_t count = end - i < block ? end - i : block;
-      quantize_part(in + i, count, codes, format, mode, policy);
+      quantize_part(in + i, count, codes, format, mode, policy, advanced(random, i));
       dequantize_part(codes, count, out + i, format);
     }
   });
@@ -229,16 +276,16 @@ void round_trip_blocks(const float* in, std::size_t n, float* out, const Format&
 }  // namespace
 
 void quantize_generic(const float* in, std::size_t n, std::uint8_t* out, const Format& format, Rounding mode,
-                      Overflow policy) {
-  quantize_generic_impl(in, n, out, format, mode, policy);
+                      Overflow policy, RandomStream random) {
+  quantize_generic_impl(in, n, out, format, mode, policy, random);
 }
 void quantize_generic(const float* in, std::size_t n, std::uint16_t* out, const Format& format, Rounding mode,
-                      Overflow policy) {
-  quantize_generic_impl(in, n, out, format, mode, policy);
+                      Overflow policy, RandomStream random) {
+  quantize_generic_impl(in, n, out, format, mode, policy, random);
 }
 void quantize_generic(const float* in, std::size_t n, std::uint32_t* out, const Format& format, Rounding mode,
-                      Overflow policy) {
-  quantize_generic_impl(in, n, out, format, mode, policy);
+                      Overflow policy, RandomStream random) {
+  quantize_generic_impl(in, n, out, format, mode, policy, random);
 }
 void dequantize_generic(const std::uint8_t* in, std::size_t n, float* out, const Format& format) {
   dequantize_generic_impl(in, n, out, format);
@@ -250,8 +297,8 @@ void dequantize_generic(const std::uint32_t* in, std::size_t n, float* out, cons
   dequantize_generic_impl(in, n, out, format);
 }
 void quantize_scalar(const float* in, std::size_t n, std::uint32_t* out, const Format& format, Rounding mode,
-                     Overflow policy) {
-  quantize_scalar_loop(in, n, out, format, mode, policy);
+                     Overflow policy, RandomStream random) {
+  quantize_scalar_loop(in, n, out, format, mode, policy, random);
 }
 
 namespace {
@@ -271,27 +318,30 @@ int table_index(std::int64_t target) {
 
 template <class Code, class Table>
 bool quantize_on(const Table& table, std::int64_t target, const float* in, std::size_t n, Code* out,
-                 const Format& format, Rounding mode, Overflow policy) {
+                 const Format& format, Rounding mode, Overflow policy, const RandomStream& random) {
   const int index = table_index(target);
   if (index < 0) return false;
   if (n == 0) return true;
-  if ((is_fp32(format) && sizeof(Code) == 4) || !quantize_supported(format)) {
-    quantize_generic_impl(in, n, out, format, mode, policy);  // no per-target code involved
-  } else {
-    table[index](in, n, out, quantize_constants(format, mode, policy));
+  if ((is_fp32(format) && sizeof(Code) == 4) || !quantize_supported(format, mode)) {
+    quantize_generic_impl(in, n, out, format, mode, policy, random);  // no per-target code involved
+    return true;
   }
+  DefaultFloatEnvironment environment;
+  for_each_counter_block(n, random, mode, [&](std::size_t begin, std::size_t end) {
+    table[index](in + begin, end - begin, out + begin, quantize_constants(format, mode, policy, advanced(random, begin)));
+  });
   return true;
 }
 
 }  // namespace
 
 bool quantize_on_target(std::int64_t target, const float* in, std::size_t n, std::uint8_t* out,
-                        const Format& format, Rounding mode, Overflow policy) {
-  return quantize_on(HWY_DISPATCH_TABLE(QuantizeTo8), target, in, n, out, format, mode, policy);
+                        const Format& format, Rounding mode, Overflow policy, RandomStream random) {
+  return quantize_on(HWY_DISPATCH_TABLE(QuantizeTo8), target, in, n, out, format, mode, policy, random);
 }
 bool quantize_on_target(std::int64_t target, const float* in, std::size_t n, std::uint16_t* out,
-                        const Format& format, Rounding mode, Overflow policy) {
-  return quantize_on(HWY_DISPATCH_TABLE(QuantizeTo16), target, in, n, out, format, mode, policy);
+                        const Format& format, Rounding mode, Overflow policy, RandomStream random) {
+  return quantize_on(HWY_DISPATCH_TABLE(QuantizeTo16), target, in, n, out, format, mode, policy, random);
 }
 
 void check_span_lengths(std::size_t in, std::size_t out) {
@@ -303,28 +353,28 @@ void check_span_lengths(std::size_t in, std::size_t out) {
 }  // namespace detail
 
 void quantize(const float* in, std::size_t n, std::uint8_t* out, const Format& format, Rounding mode,
-              Overflow policy) {
-  detail::quantize_public(in, n, out, format, mode, policy);
+              Overflow policy, RandomStream random) {
+  detail::quantize_public(in, n, out, format, mode, policy, random);
 }
 void quantize(const float* in, std::size_t n, std::uint16_t* out, const Format& format, Rounding mode,
-              Overflow policy) {
-  detail::quantize_public(in, n, out, format, mode, policy);
+              Overflow policy, RandomStream random) {
+  detail::quantize_public(in, n, out, format, mode, policy, random);
 }
 void quantize(const float* in, std::size_t n, std::uint32_t* out, const Format& format, Rounding mode,
-              Overflow policy) {
-  detail::quantize_public(in, n, out, format, mode, policy);
+              Overflow policy, RandomStream random) {
+  detail::quantize_public(in, n, out, format, mode, policy, random);
 }
 void quantize(const double* in, std::size_t n, std::uint8_t* out, const Format& format, Rounding mode,
-              Overflow policy) {
-  detail::quantize_double(in, n, out, format, mode, policy);
+              Overflow policy, RandomStream random) {
+  detail::quantize_double(in, n, out, format, mode, policy, random);
 }
 void quantize(const double* in, std::size_t n, std::uint16_t* out, const Format& format, Rounding mode,
-              Overflow policy) {
-  detail::quantize_double(in, n, out, format, mode, policy);
+              Overflow policy, RandomStream random) {
+  detail::quantize_double(in, n, out, format, mode, policy, random);
 }
 void quantize(const double* in, std::size_t n, std::uint32_t* out, const Format& format, Rounding mode,
-              Overflow policy) {
-  detail::quantize_double(in, n, out, format, mode, policy);
+              Overflow policy, RandomStream random) {
+  detail::quantize_double(in, n, out, format, mode, policy, random);
 }
 void dequantize(const std::uint8_t* in, std::size_t n, float* out, const Format& format) {
   detail::dequantize_public(in, n, out, format);
@@ -336,18 +386,20 @@ void dequantize(const std::uint32_t* in, std::size_t n, float* out, const Format
   detail::dequantize_public(in, n, out, format);
 }
 
-void round_trip(const float* in, std::size_t n, float* out, const Format& format, Rounding mode, Overflow policy) {
+void round_trip(const float* in, std::size_t n, float* out, const Format& format, Rounding mode, Overflow policy,
+                RandomStream random) {
   detail::check_arguments<std::uint32_t>(in, n, out, format, "round_trip");
-  detail::check_rounding(mode, "round_trip");
-  if (format.total_bits() <= 8) detail::round_trip_blocks<std::uint8_t>(in, n, out, format, mode, policy);
-  else if (format.total_bits() <= 16) detail::round_trip_blocks<std::uint16_t>(in, n, out, format, mode, policy);
-  else if (format.total_bits() <= 32) detail::round_trip_blocks<std::uint32_t>(in, n, out, format, mode, policy);
+  if (format.total_bits() <= 8) detail::round_trip_blocks<std::uint8_t>(in, n, out, format, mode, policy, random);
+  else if (format.total_bits() <= 16)
+    detail::round_trip_blocks<std::uint16_t>(in, n, out, format, mode, policy, random);
+  else if (format.total_bits() <= 32)
+    detail::round_trip_blocks<std::uint32_t>(in, n, out, format, mode, policy, random);
   else throw std::invalid_argument("softfloat::simd::round_trip: formats of more than 32 bits are not supported");
 }
 void round_trip(std::span<const float> in, std::span<float> out, const Format& format, Rounding mode,
-                Overflow policy) {
+                Overflow policy, RandomStream random) {
   detail::check_span_lengths(in.size(), out.size());
-  round_trip(in.data(), in.size(), out.data(), format, mode, policy);
+  round_trip(in.data(), in.size(), out.data(), format, mode, policy, random);
 }
 
 }  // namespace softfloat::simd

@@ -112,34 +112,39 @@ constexpr ExactValue exact_fma(const ExactValue& a, const ExactValue& b, const E
 namespace runtime {
 
 constexpr std::uint64_t add(std::uint64_t a, std::uint64_t b, const Format& f,
-                            Rounding mode = Rounding::nearest_even, std::uint32_t random = 0) {
-  return round_to_format(detail::exact_sum(decode(a, f), decode(b, f), mode), f, mode, Overflow::standard, random);
+                            Rounding mode = Rounding::nearest_even, Overflow policy = Overflow::standard,
+                            std::uint32_t random = 0) {
+  return round_to_format(detail::exact_sum(decode(a, f), decode(b, f), mode), f, mode, policy, random);
 }
 // a - b is a + (-b), except that a NaN operand propagates unchanged (as the x86
 // and Arm instructions do), so its sign is not flipped.
 constexpr std::uint64_t subtract(std::uint64_t a, std::uint64_t b, const Format& f,
-                                 Rounding mode = Rounding::nearest_even, std::uint32_t random = 0) {
+                                 Rounding mode = Rounding::nearest_even, Overflow policy = Overflow::standard,
+                                 std::uint32_t random = 0) {
   const ExactValue subtrahend = decode(b, f);
   return round_to_format(
       detail::exact_sum(decode(a, f), detail::is_nan(subtrahend) ? subtrahend : detail::negated(subtrahend), mode),
-      f, mode, Overflow::standard, random);
+      f, mode, policy, random);
 }
 constexpr std::uint64_t multiply(std::uint64_t a, std::uint64_t b, const Format& f,
-                                 Rounding mode = Rounding::nearest_even, std::uint32_t random = 0) {
-  return round_to_format(detail::exact_product(decode(a, f), decode(b, f)), f, mode, Overflow::standard, random);
+                                 Rounding mode = Rounding::nearest_even, Overflow policy = Overflow::standard,
+                                 std::uint32_t random = 0) {
+  return round_to_format(detail::exact_product(decode(a, f), decode(b, f)), f, mode, policy, random);
 }
 constexpr std::uint64_t divide(std::uint64_t a, std::uint64_t b, const Format& f,
-                               Rounding mode = Rounding::nearest_even, std::uint32_t random = 0) {
-  return round_to_format(detail::exact_quotient(decode(a, f), decode(b, f)), f, mode, Overflow::standard, random);
+                               Rounding mode = Rounding::nearest_even, Overflow policy = Overflow::standard,
+                               std::uint32_t random = 0) {
+  return round_to_format(detail::exact_quotient(decode(a, f), decode(b, f)), f, mode, policy, random);
 }
 constexpr std::uint64_t fma(std::uint64_t a, std::uint64_t b, std::uint64_t c, const Format& f,
-                            Rounding mode = Rounding::nearest_even, std::uint32_t random = 0) {
+                            Rounding mode = Rounding::nearest_even, Overflow policy = Overflow::standard,
+                            std::uint32_t random = 0) {
   return round_to_format(detail::exact_fma(decode(a, f), decode(b, f), decode(c, f), mode), f, mode,
-                         Overflow::standard, random);
+                         policy, random);
 }
 constexpr std::uint64_t sqrt(std::uint64_t a, const Format& f, Rounding mode = Rounding::nearest_even,
-                             std::uint32_t random = 0) {
-  return round_to_format(detail::exact_square_root(decode(a, f)), f, mode, Overflow::standard, random);
+                             Overflow policy = Overflow::standard, std::uint32_t random = 0) {
+  return round_to_format(detail::exact_square_root(decode(a, f)), f, mode, policy, random);
 }
 // Exact: flips the sign (-0 becomes +0 where there is no negative zero; negating a
 // nonzero value of an unsigned format gives NaN).
@@ -161,28 +166,34 @@ constexpr F typed(std::uint64_t code) {
 // implicit conversion between formats or from built-in types, so mixing them is a
 // compile error (convert explicitly).
 template <FloatType F>
-constexpr F add(F a, F b, Rounding mode = Rounding::nearest_even) {
-  return detail::typed<F>(runtime::add(a.bits(), b.bits(), F::format, mode));
+constexpr F add(F a, F b, Rounding mode = Rounding::nearest_even, Overflow policy = Overflow::standard,
+                std::uint32_t random = 0) {
+  return detail::typed<F>(runtime::add(a.bits(), b.bits(), F::format, mode, policy, random));
 }
 template <FloatType F>
-constexpr F subtract(F a, F b, Rounding mode = Rounding::nearest_even) {
-  return detail::typed<F>(runtime::subtract(a.bits(), b.bits(), F::format, mode));
+constexpr F subtract(F a, F b, Rounding mode = Rounding::nearest_even, Overflow policy = Overflow::standard,
+                std::uint32_t random = 0) {
+  return detail::typed<F>(runtime::subtract(a.bits(), b.bits(), F::format, mode, policy, random));
 }
 template <FloatType F>
-constexpr F multiply(F a, F b, Rounding mode = Rounding::nearest_even) {
-  return detail::typed<F>(runtime::multiply(a.bits(), b.bits(), F::format, mode));
+constexpr F multiply(F a, F b, Rounding mode = Rounding::nearest_even, Overflow policy = Overflow::standard,
+                std::uint32_t random = 0) {
+  return detail::typed<F>(runtime::multiply(a.bits(), b.bits(), F::format, mode, policy, random));
 }
 template <FloatType F>
-constexpr F divide(F a, F b, Rounding mode = Rounding::nearest_even) {
-  return detail::typed<F>(runtime::divide(a.bits(), b.bits(), F::format, mode));
+constexpr F divide(F a, F b, Rounding mode = Rounding::nearest_even, Overflow policy = Overflow::standard,
+                std::uint32_t random = 0) {
+  return detail::typed<F>(runtime::divide(a.bits(), b.bits(), F::format, mode, policy, random));
 }
 template <FloatType F>
-constexpr F fma(F a, F b, F c, Rounding mode = Rounding::nearest_even) {
-  return detail::typed<F>(runtime::fma(a.bits(), b.bits(), c.bits(), F::format, mode));
+constexpr F fma(F a, F b, F c, Rounding mode = Rounding::nearest_even, Overflow policy = Overflow::standard,
+                std::uint32_t random = 0) {
+  return detail::typed<F>(runtime::fma(a.bits(), b.bits(), c.bits(), F::format, mode, policy, random));
 }
 template <FloatType F>
-constexpr F sqrt(F a, Rounding mode = Rounding::nearest_even) {
-  return detail::typed<F>(runtime::sqrt(a.bits(), F::format, mode));
+constexpr F sqrt(F a, Rounding mode = Rounding::nearest_even, Overflow policy = Overflow::standard,
+                std::uint32_t random = 0) {
+  return detail::typed<F>(runtime::sqrt(a.bits(), F::format, mode, policy, random));
 }
 
 template <FloatType F> constexpr F operator+(F a, F b) { return add(a, b); }

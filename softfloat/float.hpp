@@ -70,6 +70,22 @@ class Float {
   explicit constexpr Float(Float<E2, M2, B2, I2, S2, G2, Z2> x)
       : bits_(round_from(decode(x.bits(), x.format))) {}
 
+  // The same sources in any rounding direction and overflow policy; `random` feeds the
+  // stochastic modes (random_bits(seed, i) in softfloat/random_bits.hpp gives
+  // reproducible bits, the ones the array functions use for element i).
+  explicit constexpr Float(float x, Rounding mode, Overflow policy = Overflow::standard, std::uint32_t random = 0)
+      : bits_(round_from(decode(x), mode, policy, random)) {}
+  explicit constexpr Float(double x, Rounding mode, Overflow policy = Overflow::standard, std::uint32_t random = 0)
+      : bits_(round_from(decode(x), mode, policy, random)) {}
+  template <std::integral Int>
+    requires(!std::same_as<Int, bool>)
+  explicit constexpr Float(Int x, Rounding mode, Overflow policy = Overflow::standard, std::uint32_t random = 0)
+      : bits_(round_from(decode(x), mode, policy, random)) {}
+  template <int E2, int M2, int B2, bool I2, Specials S2, bool G2, bool Z2>
+  explicit constexpr Float(Float<E2, M2, B2, I2, S2, G2, Z2> x, Rounding mode, Overflow policy = Overflow::standard,
+                           std::uint32_t random = 0)
+      : bits_(round_from(decode(x.bits(), x.format), mode, policy, random)) {}
+
   // Any rounding direction and overflow policy, from any exactly decoded value.
   static constexpr Float from_exact(const ExactValue& value, Rounding mode = Rounding::nearest_even,
                                     Overflow policy = Overflow::standard, std::uint32_t random = 0) {
@@ -137,8 +153,9 @@ class Float {
   static constexpr std::uint64_t mask() {
     return format.total_bits() == 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << format.total_bits()) - 1;
   }
-  static constexpr storage_type round_from(const ExactValue& value) {
-    return storage_type(round_to_format(value, format));
+  static constexpr storage_type round_from(const ExactValue& value, Rounding mode = Rounding::nearest_even,
+                                           Overflow policy = Overflow::standard, std::uint32_t random = 0) {
+    return storage_type(round_to_format(value, format, mode, policy, random));
   }
   storage_type bits_ = storage_type(format.zero_code(false));
 };

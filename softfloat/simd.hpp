@@ -19,28 +19,37 @@
 
 #include "softfloat/float.hpp"
 #include "softfloat/format.hpp"
+#include "softfloat/random_bits.hpp"
 #include "softfloat/rounding.hpp"
 #include "softfloat/threads.hpp"
 
 namespace softfloat::simd {
 
 // float -> codes of `format`, rounded with `mode` and `policy` exactly as
-// round_to_format(decode(x), format, mode, policy). The output type must hold
-// format.total_bits() bits. Rounding::stochastic and stochastic_equal are not yet
-// supported here (std::invalid_argument).
+// round_to_format(decode(x), format, mode, policy, random_bits(random.seed,
+// random.offset + i)) for element i. The output type must hold format.total_bits()
+// bits. The stochastic modes draw their bits from `random` (softfloat/random_bits.hpp):
+// the same seed and offset give the same codes on every target and thread count, and
+// an array converted in pieces matches the whole when each piece's offset is its start.
 void quantize(const float* in, std::size_t n, std::uint8_t* out, const Format& format,
-              Rounding mode = Rounding::nearest_even, Overflow policy = Overflow::standard);
+              Rounding mode = Rounding::nearest_even, Overflow policy = Overflow::standard,
+              RandomStream random = {});
 void quantize(const float* in, std::size_t n, std::uint16_t* out, const Format& format,
-              Rounding mode = Rounding::nearest_even, Overflow policy = Overflow::standard);
+              Rounding mode = Rounding::nearest_even, Overflow policy = Overflow::standard,
+              RandomStream random = {});
 void quantize(const float* in, std::size_t n, std::uint32_t* out, const Format& format,
-              Rounding mode = Rounding::nearest_even, Overflow policy = Overflow::standard);
+              Rounding mode = Rounding::nearest_even, Overflow policy = Overflow::standard,
+              RandomStream random = {});
 // double -> codes, rounded once straight from the double (never through float).
 void quantize(const double* in, std::size_t n, std::uint8_t* out, const Format& format,
-              Rounding mode = Rounding::nearest_even, Overflow policy = Overflow::standard);
+              Rounding mode = Rounding::nearest_even, Overflow policy = Overflow::standard,
+              RandomStream random = {});
 void quantize(const double* in, std::size_t n, std::uint16_t* out, const Format& format,
-              Rounding mode = Rounding::nearest_even, Overflow policy = Overflow::standard);
+              Rounding mode = Rounding::nearest_even, Overflow policy = Overflow::standard,
+              RandomStream random = {});
 void quantize(const double* in, std::size_t n, std::uint32_t* out, const Format& format,
-              Rounding mode = Rounding::nearest_even, Overflow policy = Overflow::standard);
+              Rounding mode = Rounding::nearest_even, Overflow policy = Overflow::standard,
+              RandomStream random = {});
 
 // codes -> float, as float(Float::from_bits(code)): exact wherever fp32 holds the
 // value; bits above the format's width are ignored, as from_bits() does.
@@ -50,20 +59,23 @@ void dequantize(const std::uint32_t* in, std::size_t n, float* out, const Format
 
 // quantize then dequantize: every float replaced by the nearest value of the format.
 void round_trip(const float* in, std::size_t n, float* out, const Format& format,
-                Rounding mode = Rounding::nearest_even, Overflow policy = Overflow::standard);
+                Rounding mode = Rounding::nearest_even, Overflow policy = Overflow::standard,
+                RandomStream random = {});
 
 // std::span forms: `out` must be at least as long as `in`.
 template <class Code>
   requires(std::is_same_v<Code, std::uint8_t> || std::is_same_v<Code, std::uint16_t> ||
            std::is_same_v<Code, std::uint32_t>)
 void quantize(std::span<const float> in, std::span<Code> out, const Format& format,
-              Rounding mode = Rounding::nearest_even, Overflow policy = Overflow::standard);
+              Rounding mode = Rounding::nearest_even, Overflow policy = Overflow::standard,
+              RandomStream random = {});
 template <class Code>
   requires(std::is_same_v<Code, std::uint8_t> || std::is_same_v<Code, std::uint16_t> ||
            std::is_same_v<Code, std::uint32_t>)
 void dequantize(std::span<const Code> in, std::span<float> out, const Format& format);
 void round_trip(std::span<const float> in, std::span<float> out, const Format& format,
-                Rounding mode = Rounding::nearest_even, Overflow policy = Overflow::standard);
+                Rounding mode = Rounding::nearest_even, Overflow policy = Overflow::standard,
+                RandomStream random = {});
 
 namespace detail {
 void check_span_lengths(std::size_t in, std::size_t out);  // throws when out is shorter
@@ -73,9 +85,9 @@ template <class Code>
   requires(std::is_same_v<Code, std::uint8_t> || std::is_same_v<Code, std::uint16_t> ||
            std::is_same_v<Code, std::uint32_t>)
 void quantize(std::span<const float> in, std::span<Code> out, const Format& format, Rounding mode,
-              Overflow policy) {
+              Overflow policy, RandomStream random) {
   detail::check_span_lengths(in.size(), out.size());
-  quantize(in.data(), in.size(), out.data(), format, mode, policy);
+  quantize(in.data(), in.size(), out.data(), format, mode, policy, random);
 }
 template <class Code>
   requires(std::is_same_v<Code, std::uint8_t> || std::is_same_v<Code, std::uint16_t> ||
@@ -97,7 +109,8 @@ void dequantize(std::span<const Code> in, std::span<float> out, const Format& fo
 // a buffer too small for n values throws std::invalid_argument.
 std::size_t packed_size(const Format& format, std::size_t n);  // 4 bits: ceil(n / 2); 6 bits: ceil(6n / 8)
 void quantize_packed(const float* in, std::size_t n, std::uint8_t* out, std::size_t out_bytes, const Format& format,
-                     Rounding mode = Rounding::nearest_even, Overflow policy = Overflow::standard);
+                     Rounding mode = Rounding::nearest_even, Overflow policy = Overflow::standard,
+                     RandomStream random = {});
 void dequantize_packed(const std::uint8_t* in, std::size_t in_bytes, std::size_t n, float* out,
                        const Format& format);
 
@@ -140,6 +153,20 @@ template <class F>
   requires FloatType<F>
 void round_trip(const float* in, std::size_t n, float* out) {
   round_trip(in, n, out, F::format);
+}
+// Typed forms with a rounding direction, an overflow policy and a random stream.
+template <class F>
+  requires FloatType<F>
+void quantize(const float* in, std::size_t n, typename F::storage_type* out, Rounding mode,
+              Overflow policy = Overflow::standard, RandomStream random = {}) {
+  static_assert(sizeof(typename F::storage_type) <= 4, "softfloat::simd: formats of at most 32 bits");
+  quantize(in, n, out, F::format, mode, policy, random);
+}
+template <class F>
+  requires FloatType<F>
+void round_trip(const float* in, std::size_t n, float* out, Rounding mode, Overflow policy = Overflow::standard,
+                RandomStream random = {}) {
+  round_trip(in, n, out, F::format, mode, policy, random);
 }
 
 }  // namespace softfloat::simd

@@ -10,6 +10,7 @@
 #include "softfloat/format_spec.hpp"
 #include "softfloat/limits.hpp"
 #include "softfloat/named_formats.hpp"
+#include "softfloat/random_bits.hpp"
 #include "softfloat/round_to_format.hpp"
 #include "softfloat/rounding.hpp"
 #include "softfloat/simd.hpp"

@@ -56,6 +56,20 @@ const std::vector<float>& inputs(std::size_t n, const Format& f, Data data = Dat
   return cache[slot];
 }
 
+// Output and intermediate buffers live as long as the process and are reused by every
+// benchmark (slot 0: the conversion's output, slot 1: codes fed to dequantize): freeing
+// and mapping hundreds of MiB between benchmarks made out-of-cache figures vary by 2-4x
+// from run to run on this VM, while a buffer touched once reads and writes at a steady
+// speed. Contents are overwritten before use, never read as data.
+template <class T>
+T* scratch(int slot, std::size_t n) {
+  static std::vector<std::uint32_t> storage[2];
+  std::vector<std::uint32_t>& buffer = storage[slot];
+  const std::size_t words = (n * sizeof(T) + 3) / 4;
+  if (buffer.size() < words) buffer.resize(words, 0);
+  return reinterpret_cast<T*>(buffer.data());
+}
+
 void set_counters(benchmark::State& state, std::size_t n) {
   state.counters["ns_per_value"] =
       benchmark::Counter(double(n), benchmark::Counter::kIsIterationInvariantRate | benchmark::Counter::kInvert);
@@ -77,90 +91,92 @@ template <class Code>
 void quantize_bench(benchmark::State& state, Format f) {
   const std::size_t n = std::size_t(state.range(0));
   const std::vector<float>& in = inputs(n, f);
-  std::vector<Code> out(n);
-  time_conversion(state, n, out.data(), [&] { simd::quantize(in.data(), n, out.data(), f); });
+  Code* out = scratch<Code>(0, n);
+  time_conversion(state, n, out, [&] { simd::quantize(in.data(), n, out, f); });
 }
 
 template <class Code>
 void quantize_full_range_bench(benchmark::State& state, Format f) {
   const std::size_t n = std::size_t(state.range(0));
   const std::vector<float>& in = inputs(n, f, Data::full_range);
-  std::vector<Code> out(n);
-  time_conversion(state, n, out.data(), [&] { simd::quantize(in.data(), n, out.data(), f); });
+  Code* out = scratch<Code>(0, n);
+  time_conversion(state, n, out, [&] { simd::quantize(in.data(), n, out, f); });
 }
 
 // 4- and 6-bit formats packed densely (simd::quantize_packed / dequantize_packed).
 void quantize_packed_bench(benchmark::State& state, Format f) {
   const std::size_t n = std::size_t(state.range(0));
   const std::vector<float>& in = inputs(n, f);
-  std::vector<std::uint8_t> out(simd::packed_size(f, n));
-  time_conversion(state, n, out.data(), [&] { simd::quantize_packed(in.data(), n, out.data(), out.size(), f); });
+  const std::size_t bytes = simd::packed_size(f, n);
+  std::uint8_t* out = scratch<std::uint8_t>(0, bytes);
+  time_conversion(state, n, out, [&] { simd::quantize_packed(in.data(), n, out, bytes, f); });
 }
 
 void dequantize_packed_bench(benchmark::State& state, Format f) {
   const std::size_t n = std::size_t(state.range(0));
-  std::vector<std::uint8_t> packed(simd::packed_size(f, n));
-  simd::quantize_packed(inputs(n, f).data(), n, packed.data(), packed.size(), f);
-  std::vector<float> out(n);
-  time_conversion(state, n, out.data(), [&] { simd::dequantize_packed(packed.data(), packed.size(), n, out.data(), f); });
+  const std::size_t bytes = simd::packed_size(f, n);
+  std::uint8_t* packed = scratch<std::uint8_t>(1, bytes);
+  simd::quantize_packed(inputs(n, f).data(), n, packed, bytes, f);
+  float* out = scratch<float>(0, n);
+  time_conversion(state, n, out, [&] { simd::dequantize_packed(packed, bytes, n, out, f); });
 }
 
 template <class Code>
 void dequantize_bench(benchmark::State& state, Format f) {
   const std::size_t n = std::size_t(state.range(0));
-  std::vector<Code> codes(n);
-  simd::quantize(inputs(n, f).data(), n, codes.data(), f);
-  std::vector<float> out(n);
-  time_conversion(state, n, out.data(), [&] { simd::dequantize(codes.data(), n, out.data(), f); });
+  Code* codes = scratch<Code>(1, n);
+  simd::quantize(inputs(n, f).data(), n, codes, f);
+  float* out = scratch<float>(0, n);
+  time_conversion(state, n, out, [&] { simd::dequantize(codes, n, out, f); });
 }
 
 template <class Code>
 void generic_quantize_bench(benchmark::State& state, Format f) {
   const std::size_t n = std::size_t(state.range(0));
   const std::vector<float>& in = inputs(n, f);
-  std::vector<Code> out(n);
-  time_conversion(state, n, out.data(), [&] { simd::detail::quantize_generic(in.data(), n, out.data(), f, Rounding::nearest_even, Overflow::standard); });
+  Code* out = scratch<Code>(0, n);
+  time_conversion(state, n, out, [&] { simd::detail::quantize_generic(in.data(), n, out, f, Rounding::nearest_even, Overflow::standard); });
 }
 
 void scalar_quantize_bench(benchmark::State& state, Format f) {
   const std::size_t n = std::size_t(state.range(0));
   const std::vector<float>& in = inputs(n, f);
-  std::vector<std::uint32_t> out(n);
-  for (auto _ : state) {
-    simd::detail::quantize_scalar(in.data(), n, out.data(), f, Rounding::nearest_even, Overflow::standard);
-    benchmark::DoNotOptimize(out.data());
-  }
-  set_counters(state, n);
+  std::uint32_t* out = scratch<std::uint32_t>(0, n);
+  time_conversion(state, n, out, [&] {
+    simd::detail::quantize_scalar(in.data(), n, out, f, Rounding::nearest_even, Overflow::standard);
+  });
 }
 
 void memcpy_bench(benchmark::State& state) {
   const std::size_t n = std::size_t(state.range(0));
-  std::vector<float> in(n, 1.0f), out(n);
-  time_conversion(state, n, out.data(), [&] { std::memcpy(out.data(), in.data(), n * sizeof(float)); });
+  const float* in = inputs(n, FP32::format).data();
+  float* out = scratch<float>(0, n);
+  time_conversion(state, n, out, [&] { std::memcpy(out, in, n * sizeof(float)); });
 }
 
 void native_f16c_bench(benchmark::State& state) {
   if (!simd::detail::f16c_usable()) return state.SkipWithError("no F16C");
   const std::size_t n = std::size_t(state.range(0));
   const std::vector<float>& in = inputs(n, FP16::format);
-  std::vector<std::uint16_t> out(n);
-  time_conversion(state, n, out.data(), [&] { simd::detail::fp16_from_float_f16c(in.data(), n, out.data()); });
+  std::uint16_t* out = scratch<std::uint16_t>(0, n);
+  time_conversion(state, n, out, [&] { simd::detail::fp16_from_float_f16c(in.data(), n, out); });
 }
 
 void native_f16c_to_float_bench(benchmark::State& state) {
   if (!simd::detail::f16c_usable()) return state.SkipWithError("no F16C");
   const std::size_t n = std::size_t(state.range(0));
-  std::vector<std::uint16_t> in(n, 0x3C00);
-  std::vector<float> out(n);
-  time_conversion(state, n, out.data(), [&] { simd::detail::float_from_fp16_f16c(in.data(), n, out.data()); });
+  std::uint16_t* in = scratch<std::uint16_t>(1, n);
+  simd::quantize<FP16>(inputs(n, FP16::format).data(), n, in);
+  float* out = scratch<float>(0, n);
+  time_conversion(state, n, out, [&] { simd::detail::float_from_fp16_f16c(in, n, out); });
 }
 
 void native_bf16_bench(benchmark::State& state) {
   if (!simd::detail::avx512bf16_usable()) return state.SkipWithError("no AVX512-BF16");
   const std::size_t n = std::size_t(state.range(0));
   const std::vector<float>& in = inputs(n, BF16::format);
-  std::vector<std::uint16_t> out(n);
-  time_conversion(state, n, out.data(), [&] { simd::detail::bf16_from_float_avx512bf16(in.data(), n, out.data()); });
+  std::uint16_t* out = scratch<std::uint16_t>(0, n);
+  time_conversion(state, n, out, [&] { simd::detail::bf16_from_float_avx512bf16(in.data(), n, out); });
 }
 
 struct Named {

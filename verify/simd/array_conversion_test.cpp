@@ -22,6 +22,7 @@
 #endif
 
 #include "simd/array_paths.hpp"
+#include "verify/simd/every_target.hpp"
 #include "softfloat/softfloat.hpp"
 
 namespace softfloat {
@@ -119,20 +120,7 @@ std::vector<float> stride_inputs(std::size_t count) {
   return inputs;
 }
 
-// Runs `body` once per Highway target compiled in and supported by this CPU, with that
-// target forced, and returns the names of the targets run.
-template <class Body>
-std::vector<std::string> for_each_target(Body body) {
-  std::vector<std::string> names;
-  for (std::int64_t target : hwy::SupportedAndGeneratedTargets()) {
-    hwy::SetSupportedTargetsForTest(target);
-    names.push_back(hwy::TargetName(target));
-    SCOPED_TRACE(names.back());
-    body(names.back());
-  }
-  hwy::SetSupportedTargetsForTest(0);
-  return names;
-}
+using test_targets::for_each_target;
 
 // Reports the first few mismatches of one comparison and counts the rest.
 struct MismatchLog {
@@ -362,38 +350,66 @@ TEST(ArrayConversionTargets, EverySupportedTargetRuns) {
 #endif
 }
 
-// The caller's rounding mode and MXCSR's FTZ / DAZ change nothing: the F16C shortcut,
-// the AVX512-BF16 shortcut and the generic path on float subnormals and halfway cases.
+// Whole vectors of a format's subnormal range and just above it, each quantum's
+// halfway points included, both signs: the middle path rounds these lanes with one
+// float addition, so they are where a caller's rounding mode or FTZ / DAZ would show.
+std::vector<float> subnormal_range_inputs(const Format& f) {
+  std::vector<float> inputs;
+  const double quantum = std::ldexp(1.0, f.min_normal_exponent() - f.mantissa_bits);
+  const int steps = 4 << f.mantissa_bits;  // halves of a quantum up to twice the smallest normal
+  for (int k = 0; k <= steps; ++k)
+    for (double fraction : {0.0, 0.25, 0.5}) {
+      const float x = float((k * 0.5 + fraction * 0.5) * quantum);
+      inputs.push_back(x);
+      inputs.push_back(-x);
+    }
+  return inputs;
+}
+
+// The caller's rounding mode and MXCSR's FTZ / DAZ change nothing, on any target: the
+// F16C shortcut, the AVX512-BF16 shortcut, and the generic path on float subnormals,
+// halfway cases and the formats' subnormal ranges.
 TEST(ArrayConversionEnvironment, ResultsIgnoreRoundingModeAndFlushToZero) {
-  std::vector<float> inputs = stride_inputs(std::size_t{1} << 16);
-  for (std::uint32_t u : {0x00000001u, 0x00400000u, 0x007FFFFFu, 0x33000001u, 0x33800000u, 0x387FC000u,
-                          0x3F801000u, 0x3F808000u, 0x80000001u, 0xB87FE000u})
-    inputs.push_back(from_bits(u));
-  const NamedFormat checked[] = {{"fp16", FP16::format}, {"bf16", BF16::format}, {"e4m3", E4M3::format},
-                                 {"e5m2", E5M2::format}, {"e8m0", E8M0::format}};
+  const std::vector<float> stride = stride_inputs(std::size_t{1} << 16);
+  const NamedFormat checked[] = {{"fp16", FP16::format}, {"bf16", BF16::format},        {"e4m3", E4M3::format},
+                                 {"e5m2", E5M2::format}, {"e8m0", E8M0::format},        {"e2m1", E2M1::format},
+                                 {"e3m2", E3M2::format}, {"e4m3fnuz", E4M3FNUZ::format}, {"tf32", TF32::format}};
   for (const auto& [name, f] : checked) {
-    std::vector<std::uint32_t> plain = run_quantize(inputs, f, Rounding::nearest_even, Overflow::standard, false);
-    const int saved_rounding = std::fegetround();
-    std::fesetround(FE_UPWARD);
+    std::vector<float> inputs = subnormal_range_inputs(f);
+    inputs.insert(inputs.end(), stride.begin(), stride.end());
+    for (std::uint32_t u : {0x00000001u, 0x00400000u, 0x007FFFFFu, 0x33000001u, 0x33800000u, 0x387FC000u,
+                            0x3F801000u, 0x3F808000u, 0x80000001u, 0xB87FE000u})
+      inputs.push_back(from_bits(u));
+    std::vector<std::uint32_t> expected(inputs.size());
+    for (std::size_t i = 0; i < inputs.size(); ++i)
+      expected[i] = expected_code(inputs[i], f, Rounding::nearest_even, Overflow::standard);
+    for (int rounding : {FE_UPWARD, FE_TOWARDZERO, FE_DOWNWARD}) {
+      for_each_target([&](const std::string& target) {
+        const int saved_rounding = std::fegetround();
+        std::fesetround(rounding);
 #if defined(__x86_64__)
-    const unsigned saved_csr = _mm_getcsr();
-    _mm_setcsr(saved_csr | 0x8040u);  // FTZ | DAZ
+        const unsigned saved_csr = _mm_getcsr();
+        _mm_setcsr(saved_csr | 0x8040u);  // FTZ | DAZ
 #endif
-    std::vector<std::uint32_t> flushed = run_quantize(inputs, f, Rounding::nearest_even, Overflow::standard, false);
-    std::vector<float> back(inputs.size());
-    std::vector<std::uint16_t> codes16(plain.begin(), plain.end());
-    if (f.total_bits() > 8) simd::dequantize(codes16.data(), codes16.size(), back.data(), f);
+        const std::vector<std::uint32_t> got =
+            run_quantize(inputs, f, Rounding::nearest_even, Overflow::standard, false);
+        std::vector<float> back(inputs.size());
+        std::vector<std::uint16_t> codes16(expected.begin(), expected.end());
+        if (f.total_bits() > 8 && f.total_bits() <= 16) simd::dequantize(codes16.data(), codes16.size(), back.data(), f);
 #if defined(__x86_64__)
-    const unsigned csr_after = _mm_getcsr();
-    _mm_setcsr(saved_csr);
-    EXPECT_EQ(csr_after, saved_csr | 0x8040u) << "the caller's MXCSR is restored";
+        const unsigned csr_after = _mm_getcsr();
+        _mm_setcsr(saved_csr);
+        EXPECT_EQ(csr_after, saved_csr | 0x8040u) << "the caller's MXCSR is restored";
 #endif
-    std::fesetround(saved_rounding);
-    MismatchLog log{name + " under FE_UPWARD, FTZ, DAZ"};
-    for (std::size_t i = 0; i < inputs.size(); ++i) {
-      log.check(bits_of(inputs[i]), expected_code(inputs[i], f, Rounding::nearest_even, Overflow::standard), flushed[i]);
-      log.check(bits_of(inputs[i]), plain[i], flushed[i]);
-      if (f.total_bits() > 8) log.check(plain[i], expected_float_bits(plain[i], f), bits_of(back[i]));
+        EXPECT_EQ(std::fegetround(), rounding) << "the caller's rounding mode is restored";
+        std::fesetround(saved_rounding);
+        MismatchLog log{name + " under FTZ, DAZ and rounding mode " + std::to_string(rounding) + " on " + target};
+        for (std::size_t i = 0; i < inputs.size(); ++i) {
+          log.check(bits_of(inputs[i]), expected[i], got[i]);
+          if (f.total_bits() > 8 && f.total_bits() <= 16)
+            log.check(expected[i], expected_float_bits(expected[i], f), bits_of(back[i]));
+        }
+      });
     }
   }
 }
