@@ -1,8 +1,9 @@
 // Shared pieces of the arithmetic, parsing, printing and classification suites: the
 // formats under test as GoogleTest type lists, an mpfr_t that frees itself, tables of
 // the exact values of codes, the expected code of an operation (MPFR through
-// verify::reference_compute, NaN operands by the propagation convention), and a
-// mismatch log that keeps loops over millions of inputs fast. Expected values come
+// verify::reference_compute, NaN operands by the propagation convention), and the
+// mismatch log (verify/common/mismatch_log.hpp) that keeps loops over millions of
+// inputs fast. Expected values come
 // from GNU MPFR or from the conventions restated here, never from the library.
 #pragma once
 
@@ -19,6 +20,7 @@
 #include <vector>
 
 #include "verify/common/format_test_names.hpp"
+#include "verify/common/mismatch_log.hpp"
 #include "softfloat/softfloat.hpp"
 #include "verify/reference/mpfr_reference.hpp"
 
@@ -37,12 +39,9 @@ using ByteFormats = ::testing::Types<E5M2, E4M3, E4M3FNUZ, E5M2FNUZ, P3109<8, 1>
 
 using test_names::FormatNames;
 using test_names::identifier_of;
+using test_support::hex;
+using test_support::MismatchLog;
 
-inline std::string hex(std::uint64_t code) {
-  char text[32];
-  std::snprintf(text, sizeof text, "0x%llx", static_cast<unsigned long long>(code));
-  return text;
-}
 
 // ---------------------------------------------------------------------------
 // MPFR values.
@@ -190,46 +189,5 @@ std::uint64_t library_binary(Operation op, std::uint64_t a_code, std::uint64_t b
   }
   return 0;
 }
-
-// ---------------------------------------------------------------------------
-// Checking many inputs: count mismatches and keep the first few for the message.
-class MismatchLog {
- public:
-  explicit MismatchLog(std::string what) : what_(std::move(what)) {}
-
-  // `describe_input` is only called for a mismatch.
-  template <class Describe>
-  void check(std::uint64_t got, std::uint64_t expected, Describe&& describe_input) {
-    ++checked_;
-    if (got == expected) return;
-    fail([&] { return describe_input() + ": library " + hex(got) + ", expected " + hex(expected); });
-  }
-  template <class Describe>
-  void check_true(bool ok, Describe&& describe_failure) {
-    ++checked_;
-    if (!ok) fail(describe_failure);
-  }
-  std::size_t checked() const { return checked_; }
-  std::size_t failed() const { return failed_; }
-
-  // For EXPECT_TRUE(log.result()).
-  ::testing::AssertionResult result() const {
-    if (checked_ == 0) return ::testing::AssertionFailure() << what_ << ": nothing was checked";
-    if (failed_ == 0) return ::testing::AssertionSuccess() << what_ << ": " << checked_ << " cases agree";
-    return ::testing::AssertionFailure() << what_ << ": " << failed_ << " of " << checked_
-                                         << " cases differ from the expected values; first ones:" << examples_;
-  }
-
- private:
-  template <class Describe>
-  void fail(Describe&& describe_failure) {
-    if (++failed_ <= kShown) examples_ += "\n  " + describe_failure();
-  }
-  static constexpr std::size_t kShown = 12;
-  std::string what_;
-  std::string examples_;
-  std::size_t checked_ = 0;
-  std::size_t failed_ = 0;
-};
 
 }  // namespace softfloat::arithmetic_test

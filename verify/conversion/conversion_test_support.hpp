@@ -1,8 +1,8 @@
 // Shared pieces of the MPFR-backed conversion tests: the formats under test as
 // GoogleTest type lists, enumeration of codes, the generator of rounding-boundary
-// inputs, and a mismatch log that keeps loops over millions of inputs fast. Every
-// expected code in these suites comes from softfloat::verify (GNU MPFR), never from
-// the library under test.
+// inputs, and the mismatch log (verify/common/mismatch_log.hpp) that keeps loops over
+// millions of inputs fast. Every expected code in these suites comes from
+// softfloat::verify (GNU MPFR), never from the library under test.
 #pragma once
 
 // <cstdint> before <mpfr.h>, so that MPFR declares mpfr_set_sj / mpfr_set_uj.
@@ -20,6 +20,7 @@
 #include <mpfr.h>
 
 #include "verify/common/format_test_names.hpp"
+#include "verify/common/mismatch_log.hpp"
 #include "softfloat/softfloat.hpp"
 #include "verify/reference/mpfr_reference.hpp"
 
@@ -53,6 +54,8 @@ using AllFormats = ConcatTypes<NarrowFormats, WideFormats>::type;
 
 using test_names::FormatNames;
 using test_names::identifier_of;
+using test_support::hex;
+using test_support::MismatchLog;
 
 // ---------------------------------------------------------------------------
 // Codes and values.
@@ -89,11 +92,6 @@ std::string describe(Source x) {
   char text[96];
   std::snprintf(text, sizeof text, "%s %a (%.17g, bits 0x%llx)", std::is_same_v<Source, float> ? "float" : "double",
                 double(x), double(x), static_cast<unsigned long long>(bits_of(x)));
-  return text;
-}
-inline std::string hex(std::uint64_t code) {
-  char text[32];
-  std::snprintf(text, sizeof text, "0x%llx", static_cast<unsigned long long>(code));
   return text;
 }
 
@@ -220,38 +218,6 @@ inline std::vector<double> doubles_near_midpoint(long position, const Format& f,
   }
   return near;
 }
-
-// ---------------------------------------------------------------------------
-// Checking many inputs: count mismatches and keep the first few for the message,
-// so that a loop over a million inputs does not build a million gtest assertions.
-class MismatchLog {
- public:
-  explicit MismatchLog(std::string what) : what_(std::move(what)) {}
-
-  // `describe_input` is only called for a mismatch.
-  template <class Describe>
-  void check(std::uint64_t got, std::uint64_t expected, Describe&& describe_input) {
-    ++checked_;
-    if (got == expected) return;
-    if (++failed_ <= kShown)
-      examples_ += "\n  " + describe_input() + ": library " + hex(got) + ", MPFR " + hex(expected);
-  }
-  std::size_t checked() const { return checked_; }
-
-  // For EXPECT_TRUE(log.result()).
-  ::testing::AssertionResult result() const {
-    if (failed_ == 0) return ::testing::AssertionSuccess() << what_ << ": " << checked_ << " inputs agree";
-    return ::testing::AssertionFailure() << what_ << ": " << failed_ << " of " << checked_
-                                         << " inputs differ from MPFR; first ones:" << examples_;
-  }
-
- private:
-  static constexpr std::size_t kShown = 12;
-  std::string what_;
-  std::string examples_;
-  std::size_t checked_ = 0;
-  std::size_t failed_ = 0;
-};
 
 // Converts `x` with the library and compares the code with the reference's.
 template <class F, class Source>

@@ -11,6 +11,7 @@
 #include <functional>
 
 #include "softfloat/format.hpp"
+#include "softfloat/rounding.hpp"
 
 namespace softfloat::verify {
 
@@ -54,6 +55,28 @@ std::uint64_t reference_compute(const std::function<int(mpfr_ptr, mpfr_rnd_t)>& 
 // payload bits kept where the format has several NaN codes).
 std::uint64_t reference_round(float x, const Format& format, mpfr_rnd_t rnd = MPFR_RNDN);
 std::uint64_t reference_round(double x, const Format& format, mpfr_rnd_t rnd = MPFR_RNDN);
+
+// Every deterministic softfloat::Rounding with either Overflow policy, still from
+// MPFR alone. The directed modes and nearest_even are MPFR_RNDZ / RNDU / RNDD / RNDA
+// / RNDN; nearest_away, nearest_zero and odd choose between the two neighbours on
+// the format's grid (the RNDD and RNDU results, the grid unbounded above so that a
+// neighbour beyond max is an ordinary number) by the exact comparison of the value
+// with their midpoint, resp. by which neighbour is an odd multiple of the gap
+// between them. A chosen value beyond max overflows: standard gives +-max for
+// toward_zero, for up on negatives and for down on positives (IEEE 754 7.4), else
+// infinity, else NaN, else max; saturate gives +-max, for infinite input too.
+// Infinite input keeps the format's rule under standard (infinity where it exists,
+// otherwise the round-to-nearest overflow code, whatever the mode); NaN, zeros and
+// negative input to unsigned formats do not depend on the mode. Stochastic modes
+// have no single correct result: std::invalid_argument.
+std::uint64_t reference_round(mpfr_srcptr x, const Format& format, Rounding mode, Overflow policy);
+std::uint64_t reference_round(float x, const Format& format, Rounding mode, Overflow policy);
+std::uint64_t reference_round(double x, const Format& format, Rounding mode, Overflow policy);
+// The same for the result of `operation` (as in reference_compute above). The
+// operation is called with outputs of precision M + 1 and M + 2 and must round into
+// whatever precision its first argument has.
+std::uint64_t reference_compute(const std::function<int(mpfr_ptr, mpfr_rnd_t)>& operation, const Format& format,
+                                Rounding mode, Overflow policy);
 
 // The value of `code` as a double, through MPFR (exact when double holds it).
 double reference_value(std::uint64_t code, const Format& format);
