@@ -13,17 +13,13 @@
 
 #if HWY_ONCE
 #include <bit>
-#include <cfenv>
 #include <cstring>
 #include <stdexcept>
 #include <string>
 
-#if defined(__x86_64__) || defined(__i386__)
-#include <immintrin.h>
-#endif
-
 #include "simd/array_constants.hpp"
 #include "simd/array_paths.hpp"
+#include "simd/float_environment.hpp"
 #include "simd/hardware_shortcuts.hpp"
 #include "simd/parallel.hpp"
 #include "softfloat/exact_value.hpp"
@@ -66,38 +62,6 @@ void dispatch_dequantize(const std::uint16_t* in, std::size_t n, float* out, con
 void dispatch_dequantize(const std::uint32_t* in, std::size_t n, float* out, const DequantizeConstants& c) {
   HWY_DYNAMIC_DISPATCH(DequantizeFrom32)(in, n, out, c);
 }
-
-// The floating-point environment that the conversions assume, set for their duration
-// and the caller's restored after: round to nearest and, on x86, DAZ and FTZ clear.
-// The F16C shortcut needs it (vcvtps2ph reads subnormal inputs as zero under DAZ), and
-// so does the generic algorithm's middle path, which rounds subnormal lanes with one
-// float addition. It is per thread, so each thread's share sets it up.
-class DefaultFloatEnvironment {
- public:
-#if defined(__x86_64__) || defined(__i386__)
-  DefaultFloatEnvironment() : saved_(_mm_getcsr()) {
-    if (saved_ & kChanged) _mm_setcsr(saved_ & ~kChanged);
-  }
-  ~DefaultFloatEnvironment() {
-    if (saved_ & kChanged) _mm_setcsr(saved_);
-  }
-
- private:
-  static constexpr unsigned kChanged = 0x8040u /* FTZ, DAZ */ | 0x6000u /* rounding control */;
-  unsigned saved_;
-#else
-  DefaultFloatEnvironment() {
-    std::fegetenv(&saved_);
-    std::fesetenv(FE_DFL_ENV);
-  }
-  ~DefaultFloatEnvironment() { std::fesetenv(&saved_); }
-
- private:
-  std::fenv_t saved_;
-#endif
-  DefaultFloatEnvironment(const DefaultFloatEnvironment&) = delete;
-  DefaultFloatEnvironment& operator=(const DefaultFloatEnvironment&) = delete;
-};
 
 std::string describe_format(const Format& format) {
   try {
@@ -179,7 +143,7 @@ void quantize_generic_impl(const float* in, std::size_t n, Code* out, const Form
   if (n == 0) return;
   if (is_fp32(format) && sizeof(Code) == 4) return copy_fp32(in, n, out, policy);
   if (!quantize_supported(format, mode)) return quantize_scalar_loop(in, n, out, format, mode, policy, random);
-  DefaultFloatEnvironment environment;
+  ScopedDefaultFloatEnvironment environment;
   for_each_counter_block(n, random, mode, [&](std::size_t begin, std::size_t end) {
     dispatch_quantize(in + begin, end - begin, out + begin,
                       quantize_constants(format, mode, policy, advanced(random, begin)));
@@ -211,7 +175,7 @@ void quantize_part(const float* in, std::size_t n, Code* out, const Format& form
   if constexpr (sizeof(Code) == 2) {
     const bool nearest_standard = mode == Rounding::nearest_even && policy == Overflow::standard;
     if (nearest_standard && format == fp16_format && f16c_usable()) {
-      DefaultFloatEnvironment environment;
+      ScopedDefaultFloatEnvironment environment;
       return fp16_from_float_f16c(in, n, out);
     }
     if (nearest_standard && format == bf16_format && avx512bf16_usable())
@@ -224,7 +188,7 @@ template <class Code>
 void dequantize_part(const Code* in, std::size_t n, float* out, const Format& format) {
   if constexpr (sizeof(Code) == 2) {
     if (format == fp16_format && f16c_usable()) {
-      DefaultFloatEnvironment environment;
+      ScopedDefaultFloatEnvironment environment;
       return float_from_fp16_f16c(in, n, out);
     }
   }
@@ -326,7 +290,7 @@ bool quantize_on(const Table& table, std::int64_t target, const float* in, std::
     quantize_generic_impl(in, n, out, format, mode, policy, random);  // no per-target code involved
     return true;
   }
-  DefaultFloatEnvironment environment;
+  ScopedDefaultFloatEnvironment environment;
   for_each_counter_block(n, random, mode, [&](std::size_t begin, std::size_t end) {
     table[index](in + begin, end - begin, out + begin, quantize_constants(format, mode, policy, advanced(random, begin)));
   });

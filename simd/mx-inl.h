@@ -1,0 +1,197 @@
+// The per-target parts of the MX block scaling (softfloat/mx.hpp), compiled for every
+// Highway target by foreach_target.h in simd/mx.cpp: the largest magnitude of a block,
+// the multiplication of its values by 2^-s before they are rounded to the element
+// format (by the array conversion of simd/quantize-inl.h), and the multiplication of
+// the decoded elements by 2^s.
+//
+// Why the float multiplications are exact where it matters (the caller sets the default
+// floating-point environment: round to nearest, no DAZ/FTZ):
+//   quantize: y = x * 2^-s. A power-of-two factor changes only the exponent, so y is
+//     exact whenever it is an fp32 normal number or x and y are both subnormal with y
+//     >= x. It can be inexact only when |y| < 2^-126; the element is then +-0 anyway,
+//     since every element format's smallest subnormal is at least 2^-16, and the rounded
+//     y (|y| <= 2^-126, the sign kept, also when it underflows to -0) still rounds to
+//     the zero of x's sign. Overflow cannot happen: |x| < 2^(s + emax_elem + 1) <= 2^16
+//     after scaling, also where s was clamped up to -127 (then |x| was smaller still).
+//   dequantize: y = element * 2^s. The element's float is exact (simd::dequantize), so
+//     the product is the exact value rounded once to nearest even: the scalar
+//     definition round_to_format(element * 2^s, binary32), overflow to infinity and
+//     the fp32 subnormal range included.
+
+#if defined(SOFTFLOAT_SIMD_MX_INL_H_) == defined(HWY_TARGET_TOGGLE)
+#ifdef SOFTFLOAT_SIMD_MX_INL_H_
+#undef SOFTFLOAT_SIMD_MX_INL_H_
+#else
+#define SOFTFLOAT_SIMD_MX_INL_H_
+#endif
+
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+
+#include "hwy/highway.h"
+#include "simd/mx_scale.hpp"
+
+HWY_BEFORE_NAMESPACE();
+namespace softfloat::simd::detail {
+namespace HWY_NAMESPACE {
+namespace hn = hwy::HWY_NAMESPACE;
+
+using MxDF = hn::ScalableTag<float>;
+using MxDI = hn::RebindToSigned<MxDF>;
+
+// The largest |x| of in[0, n) as float bits with the sign cleared, in every lane. On
+// these bits the integer order is the order of magnitudes, and NaN bits lie above
+// infinity's 0x7F800000, so a result >= 0x7F800000 flags a NaN or an infinity. The bits
+// are below 2^31, so a signed max (on every target, SSSE3 included) serves.
+HWY_INLINE hn::Vec<MxDI> MaxMagnitudeBits(const float* HWY_RESTRICT in, std::size_t n) {
+  const MxDF df;
+  const MxDI di;
+  const std::size_t lanes = hn::Lanes(df);
+  const auto magnitude_mask = hn::Set(di, 0x7FFFFFFF);
+  auto max0 = hn::Zero(di);
+  auto max1 = hn::Zero(di);
+  std::size_t i = 0;
+  for (; i + 2 * lanes <= n; i += 2 * lanes) {
+    max0 = hn::Max(max0, hn::And(hn::BitCast(di, hn::LoadU(df, in + i)), magnitude_mask));
+    max1 = hn::Max(max1, hn::And(hn::BitCast(di, hn::LoadU(df, in + i + lanes)), magnitude_mask));
+  }
+  if (i + lanes <= n) {
+    max0 = hn::Max(max0, hn::And(hn::BitCast(di, hn::LoadU(df, in + i)), magnitude_mask));
+    i += lanes;
+  }
+  if (i < n) {  // the tail, one value at a time
+    std::int32_t tail = 0;
+    for (; i < n; ++i) {
+      std::int32_t u;
+      std::memcpy(&u, in + i, sizeof(u));
+      u &= 0x7FFFFFFF;
+      tail = u > tail ? u : tail;
+    }
+    max1 = hn::Max(max1, hn::Set(di, tail));
+  }
+  return hn::MaxOfLanes(di, hn::Max(max0, max1));
+}
+
+// mx_block_scale() (simd/mx_scale.hpp) in vector lanes for the common case, a block
+// whose largest magnitude is an fp32 normal number and whose s stays below 127, so that
+// s and 2^-s follow from the exponent field alone: s = field - 127 - emax_elem (+ 1 under
+// the ceil rule when the mantissa field exceeds max_elem's), clamped below at -127, and
+// 2^-s has the exponent field 127 - s. Keeping the block's max in vector lanes avoids a
+// round trip through a general register on the way from the max to the multiplication.
+// Returns false (and the caller takes mx_block_scale) for zero, fp32-subnormal, NaN and
+// infinite maxima and for s = 127.
+HWY_INLINE bool CommonBlockScale(hn::Vec<MxDI> max, const MxScaleConstants& c, hn::Vec<MxDI>& s) {
+  const MxDI di;
+  // round_up_above: max_elem's mantissa field under the ceil rule, else above any field.
+  const auto round_up = hn::Gt(hn::And(max, hn::Set(di, 0x7FFFFF)), hn::Set(di, c.round_up_above));
+  s = hn::Sub(hn::ShiftRight<23>(max), hn::Set(di, 127 + c.max_exponent));
+  s = hn::Sub(s, hn::VecFromMask(di, round_up));  // the mask lanes are -1
+  s = hn::Max(s, hn::Set(di, -127));
+  const auto rare = hn::Or(hn::Or(hn::Lt(max, hn::Set(di, 0x00800000)), hn::Gt(max, hn::Set(di, 0x7F7FFFFF))),
+                           hn::Gt(s, hn::Set(di, 126)));
+  return hn::AllFalse(di, rare);
+}
+
+// out[0, n) = in[0, n) * factor: whole vectors, then the tail one value at a time (the
+// same IEEE multiplication).
+HWY_INLINE void MultiplyValues(const float* HWY_RESTRICT in, std::size_t n, hn::Vec<MxDF> factor,
+                               float* HWY_RESTRICT out) {
+  const MxDF df;
+  const std::size_t lanes = hn::Lanes(df);
+  std::size_t i = 0;
+  for (; i + lanes <= n; i += lanes) hn::StoreU(hn::Mul(hn::LoadU(df, in + i), factor), df, out + i);
+  if (i == n) return;
+  const float f = hn::GetLane(factor);
+  for (; i < n; ++i) out[i] = in[i] * f;
+}
+
+// Quantize, first half: for each block of `block_size` values of in[0, n) (the last one
+// may be shorter), its scale code and its values times 2^-s in scaled[]. A block with a
+// NaN scale gets +0 values, so that its element codes are 0.
+HWY_NOINLINE void MxScaleBlocks(const float* HWY_RESTRICT in, std::size_t n, std::size_t block_size,
+                                const MxScaleConstants constants, float* HWY_RESTRICT scaled,
+                                std::uint8_t* HWY_RESTRICT scale_codes) {
+  const MxScaleConstants c = constants;  // a local copy, kept in registers
+  const MxDF df;
+  const MxDI di;
+  for (std::size_t begin = 0, block = 0; begin < n; begin += block_size, ++block) {
+    const std::size_t count = n - begin < block_size ? n - begin : block_size;
+    const auto max = MaxMagnitudeBits(in + begin, count);
+    hn::Vec<MxDI> s;
+    if (HWY_LIKELY(CommonBlockScale(max, c, s))) {
+      scale_codes[block] = std::uint8_t(hn::GetLane(s) + 127);
+      const auto factor = hn::BitCast(df, hn::ShiftLeft<23>(hn::Sub(hn::Set(di, 127), s)));
+      MultiplyValues(in + begin, count, factor, scaled + begin);
+      continue;
+    }
+    const MxBlockScale scale = mx_block_scale(std::uint32_t(hn::GetLane(max)), c);
+    scale_codes[block] = scale.code;
+    if (scale.code == 0xFF) std::memset(scaled + begin, 0, count * sizeof(float));
+    else MultiplyValues(in + begin, count, hn::Set(df, scale.factor), scaled + begin);
+  }
+}
+
+// The same in two steps, for blocks longer than the caller's buffer: the largest
+// magnitude of the whole block, then its values piece by piece.
+HWY_NOINLINE std::uint32_t MxMaxMagnitudeBits(const float* HWY_RESTRICT in, std::size_t n) {
+  return std::uint32_t(hn::GetLane(MaxMagnitudeBits(in, n)));
+}
+HWY_NOINLINE void MxMultiply(const float* HWY_RESTRICT in, std::size_t n, float factor, float* HWY_RESTRICT out) {
+  MultiplyValues(in, n, hn::Set(MxDF(), factor), out);
+}
+
+// For the two-level scaling of softfloat/nvfp4.hpp, whose block factors are worked out
+// between the two passes: the largest magnitude (as in MaxMagnitudeBits) of each block
+// of in[0, n), and out = in times the factor of its block.
+HWY_NOINLINE void MxBlockMaxima(const float* HWY_RESTRICT in, std::size_t n, std::size_t block_size,
+                                std::uint32_t* HWY_RESTRICT maxima) {
+  for (std::size_t begin = 0, block = 0; begin < n; begin += block_size, ++block) {
+    const std::size_t count = n - begin < block_size ? n - begin : block_size;
+    maxima[block] = std::uint32_t(hn::GetLane(MaxMagnitudeBits(in + begin, count)));
+  }
+}
+HWY_NOINLINE void MxMultiplyBlocks(const float* HWY_RESTRICT in, std::size_t n, std::size_t block_size,
+                                   const float* HWY_RESTRICT factors, float* HWY_RESTRICT out) {
+  const MxDF df;
+  for (std::size_t begin = 0, block = 0; begin < n; begin += block_size, ++block) {
+    const std::size_t count = n - begin < block_size ? n - begin : block_size;
+    MultiplyValues(in + begin, count, hn::Set(df, factors[block]), out + begin);
+  }
+}
+
+// Dequantize: values[0, n) (decoded elements, in place) times 2^(s + exponent_offset) of
+// their block (exponent_offset = -6 folds MXINT8's implicit 2^-6 into the factor). NaN
+// elements stay as they are (the multiplication would keep them on x86, but the result
+// of a NaN operand is not pinned down everywhere); every value of a block with a NaN
+// scale (0xFF) becomes the quiet NaN 0x7FC00000.
+HWY_NOINLINE void MxApplyScales(float* HWY_RESTRICT values, std::size_t n, std::size_t block_size,
+                                const std::uint8_t* HWY_RESTRICT scale_codes, int exponent_offset) {
+  const MxDF df;
+  const std::size_t lanes = hn::Lanes(df);
+  for (std::size_t begin = 0, block = 0; begin < n; begin += block_size, ++block) {
+    const std::size_t end = n - begin < block_size ? n : begin + block_size;
+    const std::uint8_t code = scale_codes[block];
+    if (HWY_UNLIKELY(code == 0xFF)) {
+      const std::uint32_t nan_bits = 0x7FC00000u;
+      for (std::size_t i = begin; i < end; ++i) std::memcpy(values + i, &nan_bits, sizeof(nan_bits));
+      continue;
+    }
+    const float factor = power_of_two(int(code) - 127 + exponent_offset);
+    const auto f = hn::Set(df, factor);
+    std::size_t i = begin;
+    for (; i + lanes <= end; i += lanes) {
+      const auto v = hn::LoadU(df, values + i);
+      hn::StoreU(hn::IfThenElse(hn::IsNaN(v), v, hn::Mul(v, f)), df, values + i);
+    }
+    for (; i < end; ++i)
+      if (!std::isnan(values[i])) values[i] *= factor;
+  }
+}
+
+}  // namespace HWY_NAMESPACE
+}  // namespace softfloat::simd::detail
+HWY_AFTER_NAMESPACE();
+
+#endif  // include guard

@@ -1,0 +1,210 @@
+// The vectorised MX block scaling (softfloat/mx.hpp). Quantize works through the array
+// a chunk of whole blocks at a time: the per-target kernels of mx-inl.h find each
+// block's scale and write its values times 2^-s to a buffer on the stack, and the
+// array conversions round that buffer to the element format (quantize_generic, nearest
+// even, saturating; quantize_packed, which packs as well, for the 4- and 6-bit kinds).
+// Dequantize decodes a chunk of elements straight into the output and multiplies each
+// block by its 2^s in place. Blocks longer than the buffer are done in two passes: the
+// largest magnitude over the whole block, then its values piece by piece.
+
+// Highway compiles this file once per target, re-including mx-inl.h each time.
+#undef HWY_TARGET_INCLUDE
+#define HWY_TARGET_INCLUDE "simd/mx-inl.h"
+#include <hwy/foreach_target.h>  // IWYU pragma: keep
+#include <hwy/highway.h>
+
+#include "simd/mx-inl.h"
+
+#if HWY_ONCE
+#include <algorithm>
+#include <cstring>
+
+#include "simd/array_paths.hpp"
+#include "simd/float_environment.hpp"
+#include "simd/mx_kernels.hpp"
+#include "simd/mx_scale.hpp"
+#include "simd/parallel.hpp"
+#include "softfloat/mx.hpp"
+#include "softfloat/simd.hpp"
+
+namespace softfloat::simd::detail {
+
+HWY_EXPORT(MxScaleBlocks);
+HWY_EXPORT(MxMaxMagnitudeBits);
+HWY_EXPORT(MxMultiply);
+HWY_EXPORT(MxApplyScales);
+HWY_EXPORT(MxBlockMaxima);
+HWY_EXPORT(MxMultiplyBlocks);
+
+// Declared in simd/mx_kernels.hpp for the two-level scaling (simd/nvfp4.cpp).
+void mx_block_maxima(const float* in, std::size_t n, std::size_t block_size, std::uint32_t* maxima) {
+  HWY_DYNAMIC_DISPATCH(MxBlockMaxima)(in, n, block_size, maxima);
+}
+void mx_multiply_blocks(const float* in, std::size_t n, std::size_t block_size, const float* factors, float* out) {
+  HWY_DYNAMIC_DISPATCH(MxMultiplyBlocks)(in, n, block_size, factors, out);
+}
+
+namespace {
+
+// The dispatched calls, written where the kernels' names resolve unqualified (the
+// static-dispatch form of HWY_DYNAMIC_DISPATCH prefixes the target's namespace).
+void mx_scale_blocks(const float* in, std::size_t n, std::size_t block_size, const MxScaleConstants& constants,
+                     float* scaled, std::uint8_t* scale_codes) {
+  HWY_DYNAMIC_DISPATCH(MxScaleBlocks)(in, n, block_size, constants, scaled, scale_codes);
+}
+std::uint32_t mx_max_magnitude_bits(const float* in, std::size_t n) {
+  return HWY_DYNAMIC_DISPATCH(MxMaxMagnitudeBits)(in, n);
+}
+void mx_multiply(const float* in, std::size_t n, float factor, float* out) {
+  HWY_DYNAMIC_DISPATCH(MxMultiply)(in, n, factor, out);
+}
+void mx_apply_scales(float* values, std::size_t n, std::size_t block_size, const std::uint8_t* scale_codes,
+                     int exponent_offset) {
+  HWY_DYNAMIC_DISPATCH(MxApplyScales)(values, n, block_size, scale_codes, exponent_offset);
+}
+
+}  // namespace
+
+}  // namespace softfloat::simd::detail
+
+namespace softfloat::mx {
+namespace {
+
+namespace sd = softfloat::simd::detail;
+
+// Values per stack buffer: 8 KiB of floats, which stays in L1 between the passes; a
+// multiple of 4, so that a chunk inside a long block starts on a byte boundary.
+constexpr std::size_t kChunk = 2048;
+
+// MXINT8 stores two's complement; the grid format's codes are sign-magnitude (bit 7 the
+// sign, bits 0..6 the multiple of 1/64). -0 becomes 0.
+void sign_magnitude_to_twos_complement(std::uint8_t* codes, std::size_t n) {
+  for (std::size_t i = 0; i < n; ++i) {
+    const std::uint8_t magnitude = codes[i] & 0x7F;
+    codes[i] = (codes[i] & 0x80) != 0 ? std::uint8_t(0u - magnitude) : magnitude;
+  }
+}
+
+// Rounds scaled[0, count) to the element kind and stores the codes of values [i, i + count)
+// of the array (i is a multiple of the packing group, so it starts on a byte boundary).
+void store_elements(const float* scaled, std::size_t count, std::size_t i, std::uint8_t* elements, Element element,
+                    const Format& grid) {
+  if (element_bits(element) != 8) {
+    simd::quantize_packed(scaled, count, elements + element_bytes(element, i), element_bytes(element, count), grid,
+                          Rounding::nearest_even, Overflow::saturate);
+    return;
+  }
+  sd::quantize_generic(scaled, count, elements + i, grid, Rounding::nearest_even, Overflow::saturate);
+  if (element == Element::int8) sign_magnitude_to_twos_complement(elements + i, count);
+}
+
+// The exact float of every element of values [i, i + count): the array conversions for the
+// float kinds, int8 -> float (exact) for MXINT8, whose 2^-6 goes into the scale factor.
+void load_elements(const std::uint8_t* elements, std::size_t i, std::size_t count, float* out, Element element,
+                   const Format& grid) {
+  if (element == Element::int8) {
+    for (std::size_t j = 0; j < count; ++j) out[j] = float(std::int8_t(elements[i + j]));
+  } else if (element_bits(element) != 8) {
+    simd::dequantize_packed(elements + element_bytes(element, i), element_bytes(element, count), count, out, grid);
+  } else {
+    sd::dequantize_generic(elements + i, count, out, grid);
+  }
+}
+
+// Values [begin, end) of the array; begin is a multiple of the block size.
+void quantize_range(const float* in, std::size_t begin, std::size_t end, std::uint8_t* elements,
+                    std::uint8_t* scales, Element element, const Options& options) {
+  const std::size_t block_size = options.block_size;
+  const Format grid = element_format(element);
+  const sd::MxScaleConstants constants = sd::mx_scale_constants(element, options.rule);
+  sd::ScopedDefaultFloatEnvironment environment;
+  HWY_ALIGN float scaled[kChunk];
+  if (block_size <= kChunk) {
+    const std::size_t step = kChunk / block_size * block_size;
+    for (std::size_t i = begin; i < end; i += step) {
+      const std::size_t count = std::min(step, end - i);
+      sd::mx_scale_blocks(in + i, count, block_size, constants, scaled, scales + i / block_size);
+      store_elements(scaled, count, i, elements, element, grid);
+    }
+    return;
+  }
+  for (std::size_t block = begin; block < end; block += block_size) {
+    const std::size_t block_end = std::min(end, block + block_size);
+    const std::uint32_t largest = sd::mx_max_magnitude_bits(in + block, block_end - block);
+    const sd::MxBlockScale scale = sd::mx_block_scale(largest, constants);
+    scales[block / block_size] = scale.code;
+    for (std::size_t i = block; i < block_end; i += kChunk) {
+      const std::size_t count = std::min(kChunk, block_end - i);
+      if (scale.code == 0xFF) std::memset(scaled, 0, count * sizeof(float));  // element codes 0
+      else sd::mx_multiply(in + i, count, scale.factor, scaled);
+      store_elements(scaled, count, i, elements, element, grid);
+    }
+  }
+}
+
+void dequantize_range(const std::uint8_t* elements, const std::uint8_t* scales, std::size_t begin, std::size_t end,
+                      float* out, Element element, const Options& options) {
+  const std::size_t block_size = options.block_size;
+  const Format grid = element_format(element);
+  const int exponent_offset = element == Element::int8 ? -6 : 0;
+  sd::ScopedDefaultFloatEnvironment environment;
+  if (block_size <= kChunk) {
+    const std::size_t step = kChunk / block_size * block_size;
+    for (std::size_t i = begin; i < end; i += step) {
+      const std::size_t count = std::min(step, end - i);
+      load_elements(elements, i, count, out + i, element, grid);
+      sd::mx_apply_scales(out + i, count, block_size, scales + i / block_size, exponent_offset);
+    }
+    return;
+  }
+  for (std::size_t block = begin; block < end; block += block_size) {
+    const std::size_t block_end = std::min(end, block + block_size);
+    for (std::size_t i = block; i < block_end; i += kChunk) {
+      const std::size_t count = std::min(kChunk, block_end - i);
+      load_elements(elements, i, count, out + i, element, grid);
+      // The piece lies in one block: handed over as one block of `count` values.
+      sd::mx_apply_scales(out + i, count, count, scales + block / block_size, exponent_offset);
+    }
+  }
+}
+
+}  // namespace
+
+void quantize(const float* in, std::size_t n, std::uint8_t* elements, std::size_t element_bytes_have,
+              std::uint8_t* scales, std::size_t scale_count_have, Element element, const Options& options) {
+  detail::check_quantize_arguments("quantize", in, n, elements, element_bytes_have, scales, scale_count_have, element,
+                                   options);
+  if (n == 0) return;
+  // Threads get whole blocks, so each share starts on a block (and byte) boundary. A
+  // single block stays on this thread (and keeps parallel_for's rounding of shares up
+  // to a multiple of the block size far from overflow).
+  if (options.block_size >= n) return quantize_range(in, 0, n, elements, scales, element, options);
+  sd::parallel_for(n, options.block_size, [&](std::size_t begin, std::size_t end) {
+    quantize_range(in, begin, end, elements, scales, element, options);
+  });
+}
+
+void dequantize(const std::uint8_t* elements, std::size_t element_bytes_have, const std::uint8_t* scales,
+                std::size_t scale_count_have, std::size_t n, float* out, Element element, const Options& options) {
+  detail::check_dequantize_arguments("dequantize", elements, element_bytes_have, scales, scale_count_have, n, out,
+                                     element, options);
+  if (n == 0) return;
+  if (options.block_size >= n) return dequantize_range(elements, scales, 0, n, out, element, options);
+  sd::parallel_for(n, options.block_size, [&](std::size_t begin, std::size_t end) {
+    dequantize_range(elements, scales, begin, end, out, element, options);
+  });
+}
+
+void quantize(std::span<const float> in, std::span<std::uint8_t> elements, std::span<std::uint8_t> scales,
+              Element element, const Options& options) {
+  quantize(in.data(), in.size(), elements.data(), elements.size(), scales.data(), scales.size(), element, options);
+}
+
+void dequantize(std::span<const std::uint8_t> elements, std::span<const std::uint8_t> scales, std::span<float> out,
+                Element element, const Options& options) {
+  dequantize(elements.data(), elements.size(), scales.data(), scales.size(), out.size(), out.data(), element,
+             options);
+}
+
+}  // namespace softfloat::mx
+#endif  // HWY_ONCE

@@ -1,0 +1,19 @@
+// Per-target kernels of simd/mx-inl.h that other files call (through Highway's runtime
+// dispatch, in simd/mx.cpp): used by the two-level NVFP4 scaling in simd/nvfp4.cpp.
+// Arguments are not checked here.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+namespace softfloat::simd::detail {
+
+// maxima[b] = largest |x| of block b of in[0, n) as float bits, sign cleared (NaN bits
+// lie above infinity's 0x7F800000); the last block may be shorter.
+void mx_block_maxima(const float* in, std::size_t n, std::size_t block_size, std::uint32_t* maxima);
+
+// out[i] = in[i] * factors[i / block_size], one IEEE multiplication each (the caller sets
+// the default floating-point environment).
+void mx_multiply_blocks(const float* in, std::size_t n, std::size_t block_size, const float* factors, float* out);
+
+}  // namespace softfloat::simd::detail

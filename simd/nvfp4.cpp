@@ -1,0 +1,241 @@
+// The two-level NVFP4 scaling (softfloat/nvfp4.hpp). Both implementations follow the
+// same recipe of fp32 operations: the scalar definition through the library's correctly
+// rounded arithmetic (runtime::multiply / divide on binary32 codes) and round_to_format(),
+// the vectorised path through the CPU's IEEE fp32 operations (under the default
+// environment, which the guard sets: round to nearest, no FTZ/DAZ), the block maxima and
+// multiplications of simd/mx-inl.h, and the packed E2M1 array conversions. Per block the
+// vectorised path does the recipe's few scalar operations in plain C++, which IEEE 754
+// rounds exactly as round_to_format() does, so the two agree bit for bit.
+#include "softfloat/nvfp4.hpp"
+
+#include <algorithm>
+#include <bit>
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "simd/float_environment.hpp"
+#include "simd/mx_kernels.hpp"
+#include "softfloat/arithmetic.hpp"
+#include "softfloat/named_formats.hpp"
+#include "softfloat/round_to_format.hpp"
+#include "softfloat/simd.hpp"
+
+namespace softfloat::nvfp4 {
+namespace {
+
+constexpr float kFloatMax = std::numeric_limits<float>::max();
+constexpr float kE4m3TimesE2m1Max = 448.0f * 6.0f;          // 2688, exact
+constexpr float kOneSixth = float(1.0 / 6.0);              // fp32 nearest to 1/6, as the CUDA constant
+constexpr float kOneOver2688 = float(1.0 / (6.0 * 448.0));  // likewise
+constexpr std::uint32_t kQuietNan = 0x7FC00000u;
+constexpr std::uint8_t kNanScale = 0x7F;  // E4M3 NaN: the scale of a block holding a NaN or an infinity
+
+std::string where(const char* function) { return std::string("softfloat::nvfp4::") + function + ": "; }
+
+void check_sizes(const char* function, std::size_t n, std::size_t element_bytes_have, std::size_t scale_count_have) {
+  if (element_bytes_have < element_bytes(n))
+    throw std::invalid_argument(where(function) + "the element buffer has " + std::to_string(element_bytes_have) +
+                                " bytes; " + std::to_string(n) + " values need " + std::to_string(element_bytes(n)));
+  if (scale_count_have < scale_count(n))
+    throw std::invalid_argument(where(function) + "the scale buffer has " + std::to_string(scale_count_have) +
+                                " entries; " + std::to_string(n) + " values need " + std::to_string(scale_count(n)));
+}
+void check_quantize(const char* function, const float* in, std::size_t n, const std::uint8_t* elements,
+                    std::size_t element_bytes_have, const std::uint8_t* scales, std::size_t scale_count_have,
+                    const float* tensor_amax) {
+  if (tensor_amax == nullptr) throw std::invalid_argument(where(function) + "tensor_amax is a null pointer");
+  if (n > 0 && (in == nullptr || elements == nullptr || scales == nullptr))
+    throw std::invalid_argument(where(function) + "null pointer with n = " + std::to_string(n));
+  check_sizes(function, n, element_bytes_have, scale_count_have);
+}
+void check_dequantize(const char* function, const std::uint8_t* elements, std::size_t element_bytes_have,
+                      const std::uint8_t* scales, std::size_t scale_count_have, std::size_t n, const float* out) {
+  if (n > 0 && (elements == nullptr || scales == nullptr || out == nullptr))
+    throw std::invalid_argument(where(function) + "null pointer with n = " + std::to_string(n));
+  check_sizes(function, n, element_bytes_have, scale_count_have);
+}
+
+bool is_nan_scale(std::uint8_t code) { return (code & 0x7F) == 0x7F; }
+
+// ---- The scalar definition: fp32 operations through round_to_format(). ----
+
+float f32(std::uint64_t code) { return std::bit_cast<float>(std::uint32_t(code)); }
+std::uint64_t code_of(float x) { return std::bit_cast<std::uint32_t>(x); }
+float multiply(float a, float b) { return f32(runtime::multiply(code_of(a), code_of(b), binary32_format)); }
+float divide(float a, float b) { return f32(runtime::divide(code_of(a), code_of(b), binary32_format)); }
+// fminf of two non-NaN values.
+float smaller(float a, float b) { return b < a ? b : a; }
+float e4m3_value(std::uint8_t code) { return f32(round_to_format(decode(code, E4M3::format), binary32_format)); }
+
+// The recipe's tensor-wide constants.
+struct TensorScales {
+  float s_enc, s_dec;
+};
+TensorScales reference_tensor_scales(float amax) {
+  float s_enc = smaller(divide(kE4m3TimesE2m1Max, amax), kFloatMax);
+  if (amax == 0.0f || s_enc == 0.0f) s_enc = 1.0f;
+  return {s_enc, divide(1.0f, s_enc)};
+}
+
+// Largest magnitude of a block, and whether it holds a NaN or an infinity.
+struct BlockMax {
+  float amax;
+  bool special;
+};
+BlockMax block_max(const float* block, std::size_t n) {
+  BlockMax result{0.0f, false};
+  for (std::size_t i = 0; i < n; ++i) {
+    if (!std::isfinite(block[i])) result.special = true;
+    else result.amax = std::max(result.amax, std::fabs(block[i]));
+  }
+  return result;
+}
+
+// Element i of the packed array: element 0 in the low nibble.
+std::uint32_t read_nibble(const std::uint8_t* bytes, std::size_t i) { return (bytes[i / 2] >> (4 * (i % 2))) & 0xFu; }
+
+// ---- The vectorised path's per-block arithmetic: the same steps in native fp32. ----
+
+TensorScales native_tensor_scales(float amax) {
+  float s_enc = std::fmin(kE4m3TimesE2m1Max / amax, kFloatMax);
+  if (amax == 0.0f || s_enc == 0.0f) s_enc = 1.0f;
+  return {s_enc, 1.0f / s_enc};
+}
+
+constexpr std::size_t kChunk = 2048;  // values per stack buffer: a multiple of 16
+constexpr std::size_t kChunkBlocks = kChunk / kBlockSize;
+
+}  // namespace
+
+std::size_t element_bytes(std::size_t n) { return n / 2 + n % 2; }
+std::size_t scale_count(std::size_t n) { return n / kBlockSize + (n % kBlockSize != 0 ? 1 : 0); }
+
+void scalar_quantize(const float* in, std::size_t n, std::uint8_t* elements, std::size_t element_bytes_have,
+                     std::uint8_t* scales, std::size_t scale_count_have, float* tensor_amax) {
+  check_quantize("scalar_quantize", in, n, elements, element_bytes_have, scales, scale_count_have, tensor_amax);
+  float amax = 0.0f;
+  for (std::size_t begin = 0; begin < n; begin += kBlockSize) {
+    const BlockMax block = block_max(in + begin, std::min(kBlockSize, n - begin));
+    if (!block.special) amax = std::max(amax, block.amax);
+  }
+  *tensor_amax = amax;
+  if (n == 0) return;
+  const TensorScales tensor = reference_tensor_scales(amax);
+  const float per_block = multiply(tensor.s_enc, kOneSixth);
+  std::memset(elements, 0, element_bytes(n));
+  for (std::size_t begin = 0; begin < n; begin += kBlockSize) {
+    const std::size_t end = std::min(n, begin + kBlockSize);
+    const BlockMax block = block_max(in + begin, end - begin);
+    if (block.special) {
+      scales[begin / kBlockSize] = kNanScale;
+      continue;  // elements stay 0
+    }
+    const std::uint8_t scale = std::uint8_t(round_to_format(decode(multiply(block.amax, per_block)), E4M3::format,
+                                                            Rounding::nearest_even, Overflow::saturate));
+    scales[begin / kBlockSize] = scale;
+    const float factor = smaller(divide(1.0f, multiply(e4m3_value(scale), tensor.s_dec)), kFloatMax);
+    for (std::size_t i = begin; i < end; ++i) {
+      const std::uint64_t code =
+          round_to_format(decode(multiply(in[i], factor)), E2M1::format, Rounding::nearest_even, Overflow::saturate);
+      elements[i / 2] = std::uint8_t(elements[i / 2] | code << (4 * (i % 2)));
+    }
+  }
+}
+
+void scalar_dequantize(const std::uint8_t* elements, std::size_t element_bytes_have, const std::uint8_t* scales,
+                       std::size_t scale_count_have, float tensor_amax, std::size_t n, float* out) {
+  check_dequantize("scalar_dequantize", elements, element_bytes_have, scales, scale_count_have, n, out);
+  for (std::size_t i = 0; i < n; ++i) {
+    const std::uint8_t scale = scales[i / kBlockSize];
+    float value = std::bit_cast<float>(kQuietNan);
+    if (!is_nan_scale(scale)) {
+      const float factor = multiply(multiply(e4m3_value(scale), tensor_amax), kOneOver2688);
+      const float element = f32(round_to_format(decode(read_nibble(elements, i), E2M1::format), binary32_format));
+      value = multiply(element, factor);
+      if (std::isnan(value)) value = std::bit_cast<float>(kQuietNan);
+    }
+    out[i] = value;
+  }
+}
+
+void quantize(const float* in, std::size_t n, std::uint8_t* elements, std::size_t element_bytes_have,
+              std::uint8_t* scales, std::size_t scale_count_have, float* tensor_amax) {
+  check_quantize("quantize", in, n, elements, element_bytes_have, scales, scale_count_have, tensor_amax);
+  simd::detail::ScopedDefaultFloatEnvironment environment;
+  std::uint32_t maxima[kChunkBlocks];
+  // Pass 1: amax over the blocks without NaN or infinity (maxima below 0x7F800000).
+  std::uint32_t amax_bits = 0;
+  for (std::size_t i = 0; i < n; i += kChunk) {
+    const std::size_t count = std::min(kChunk, n - i);
+    simd::detail::mx_block_maxima(in + i, count, kBlockSize, maxima);
+    for (std::size_t b = 0; b < (count + kBlockSize - 1) / kBlockSize; ++b)
+      if (maxima[b] < 0x7F800000u) amax_bits = std::max(amax_bits, maxima[b]);
+  }
+  const float amax = std::bit_cast<float>(amax_bits);
+  *tensor_amax = amax;
+  if (n == 0) return;
+  const TensorScales tensor = native_tensor_scales(amax);
+  const float per_block = tensor.s_enc * kOneSixth;
+  // Pass 2, a chunk at a time: block_amax * per_block rounded to E4M3 codes by the array
+  // conversion, their values back as floats, the block factors, the scaled values, and
+  // the packed E2M1 elements.
+  alignas(64) float scaled[kChunk];
+  float block_values[kChunkBlocks];
+  std::uint8_t* chunk_scales = nullptr;
+  for (std::size_t i = 0; i < n; i += kChunk) {
+    const std::size_t count = std::min(kChunk, n - i);
+    const std::size_t blocks = (count + kBlockSize - 1) / kBlockSize;
+    chunk_scales = scales + i / kBlockSize;
+    simd::detail::mx_block_maxima(in + i, count, kBlockSize, maxima);
+    bool any_special = false;
+    for (std::size_t b = 0; b < blocks; ++b) {
+      const bool special = maxima[b] >= 0x7F800000u;
+      any_special |= special;
+      block_values[b] = special ? 0.0f : std::bit_cast<float>(maxima[b]) * per_block;
+    }
+    simd::quantize(block_values, blocks, chunk_scales, E4M3::format, Rounding::nearest_even, Overflow::saturate);
+    simd::dequantize(chunk_scales, blocks, block_values, E4M3::format);
+    for (std::size_t b = 0; b < blocks; ++b)  // the factors, in place of the scale values
+      block_values[b] = std::fmin(1.0f / (block_values[b] * tensor.s_dec), kFloatMax);
+    simd::detail::mx_multiply_blocks(in + i, count, kBlockSize, block_values, scaled);
+    if (any_special) {
+      for (std::size_t b = 0; b < blocks; ++b) {
+        if (maxima[b] < 0x7F800000u) continue;
+        chunk_scales[b] = kNanScale;
+        const std::size_t begin = b * kBlockSize;
+        std::memset(scaled + begin, 0, std::min(kBlockSize, count - begin) * sizeof(float));
+      }
+    }
+    simd::quantize_packed(scaled, count, elements + i / 2, element_bytes(count), E2M1::format,
+                          Rounding::nearest_even, Overflow::saturate);
+  }
+}
+
+void dequantize(const std::uint8_t* elements, std::size_t element_bytes_have, const std::uint8_t* scales,
+                std::size_t scale_count_have, float tensor_amax, std::size_t n, float* out) {
+  check_dequantize("dequantize", elements, element_bytes_have, scales, scale_count_have, n, out);
+  simd::detail::ScopedDefaultFloatEnvironment environment;
+  float factors[kChunkBlocks];
+  for (std::size_t i = 0; i < n; i += kChunk) {
+    const std::size_t count = std::min(kChunk, n - i);
+    const std::size_t blocks = (count + kBlockSize - 1) / kBlockSize;
+    simd::dequantize_packed(elements + i / 2, element_bytes(count), count, out + i, E2M1::format);
+    simd::dequantize(scales + i / kBlockSize, blocks, factors, E4M3::format);
+    for (std::size_t b = 0; b < blocks; ++b) factors[b] = (factors[b] * tensor_amax) * kOneOver2688;
+    simd::detail::mx_multiply_blocks(out + i, count, kBlockSize, factors, out + i);
+    // A NaN scale or amax, or an infinite factor (0 * infinity): NaN results become the
+    // one quiet NaN, as in the scalar definition.
+    for (std::size_t b = 0; b < blocks; ++b) {
+      if (std::isfinite(factors[b])) continue;
+      const std::size_t begin = i + b * kBlockSize, end = std::min(n, begin + kBlockSize);
+      for (std::size_t j = begin; j < end; ++j)
+        if (std::isnan(out[j]) || is_nan_scale(scales[j / kBlockSize])) out[j] = std::bit_cast<float>(kQuietNan);
+    }
+  }
+}
+
+}  // namespace softfloat::nvfp4

@@ -1,0 +1,206 @@
+// The vectorised MX block scaling (mx::quantize / mx::dequantize) against the scalar
+// definition (mx::scalar_quantize / scalar_dequantize, itself checked against MPFR in
+// mx_mpfr_test.cpp), byte for byte and bit for bit, on every Highway target compiled in
+// and supported by this CPU: each is forced in turn with hwy::SetSupportedTargetsForTest.
+// Random blocks over fp32's whole range with NaN and infinity blocks, every element kind
+// and scale rule, block sizes from 2 to longer than the vectorised path's 2048-value
+// buffer, lengths with partial last blocks; random element bytes and scales (0xFF
+// included) for dequantize; several threads; a caller's FTZ/DAZ and rounding mode.
+#include <gtest/gtest.h>
+#include <hwy/targets.h>
+
+#include <cstdint>
+#include <cstdio>
+#include <limits>
+#include <random>
+#include <string>
+#include <vector>
+
+#if defined(__x86_64__) || defined(__i386__)
+#include <immintrin.h>
+#endif
+
+#include "softfloat/softfloat.hpp"
+#include "verify/mx/mx_test_support.hpp"
+
+namespace softfloat {
+namespace {
+
+using mx::Element;
+using mx::ScaleRule;
+using mx_test::bits_of;
+using mx_test::Facts;
+
+// Runs body(target name) once per Highway target compiled in and supported by this CPU,
+// with that target forced; returns the names.
+template <class Body>
+std::vector<std::string> for_each_target(Body body) {
+  std::vector<std::string> names;
+  for (std::int64_t target : hwy::SupportedAndGeneratedTargets()) {
+    hwy::SetSupportedTargetsForTest(target);
+    names.push_back(hwy::TargetName(target));
+    SCOPED_TRACE(names.back());
+    body(names.back());
+  }
+  hwy::SetSupportedTargetsForTest(0);
+  return names;
+}
+
+struct Encoded {
+  std::vector<std::uint8_t> elements, scales;
+};
+
+Encoded scalar_encode(const std::vector<float>& in, Element element, const mx::Options& options) {
+  Encoded e{std::vector<std::uint8_t>(mx::element_bytes(element, in.size())),
+            std::vector<std::uint8_t>(mx::scale_count(in.size(), options))};
+  mx::scalar_quantize(in.data(), in.size(), e.elements.data(), e.elements.size(), e.scales.data(), e.scales.size(),
+                      element, options);
+  return e;
+}
+Encoded fast_encode(const std::vector<float>& in, Element element, const mx::Options& options) {
+  Encoded e{std::vector<std::uint8_t>(mx::element_bytes(element, in.size())),
+            std::vector<std::uint8_t>(mx::scale_count(in.size(), options))};
+  mx::quantize(in.data(), in.size(), e.elements.data(), e.elements.size(), e.scales.data(), e.scales.size(), element,
+               options);
+  return e;
+}
+std::vector<std::uint32_t> scalar_decode(const Encoded& e, std::size_t n, Element element, const mx::Options& options) {
+  std::vector<float> out(n);
+  mx::scalar_dequantize(e.elements.data(), e.elements.size(), e.scales.data(), e.scales.size(), n, out.data(),
+                        element, options);
+  std::vector<std::uint32_t> bits(n);
+  for (std::size_t i = 0; i < n; ++i) bits[i] = bits_of(out[i]);
+  return bits;
+}
+std::vector<std::uint32_t> fast_decode(const Encoded& e, std::size_t n, Element element, const mx::Options& options) {
+  std::vector<float> out(n);
+  mx::dequantize(e.elements.data(), e.elements.size(), e.scales.data(), e.scales.size(), n, out.data(), element,
+                 options);
+  std::vector<std::uint32_t> bits(n);
+  for (std::size_t i = 0; i < n; ++i) bits[i] = bits_of(out[i]);
+  return bits;
+}
+
+// The first difference of two byte or bit arrays, for a readable failure.
+template <class T>
+::testing::AssertionResult same(const std::vector<T>& expected, const std::vector<T>& got, const char* what) {
+  if (expected.size() != got.size()) return ::testing::AssertionFailure() << what << ": sizes differ";
+  for (std::size_t i = 0; i < expected.size(); ++i)
+    if (expected[i] != got[i])
+      return ::testing::AssertionFailure() << what << " differ first at " << i << ": scalar "
+                                           << mx_test::hex(expected[i]) << ", vectorised " << mx_test::hex(got[i]);
+  return ::testing::AssertionSuccess();
+}
+
+struct Shape {
+  std::size_t block, n;
+};
+// Block sizes: the packed kinds' smallest (2 for E2M1, 4 for 6 bits), 32, a size that is
+// not a multiple of any vector, the buffer's 2048 and beyond it (two-pass blocks), and one
+// block holding the whole array. Lengths leave partial last blocks.
+std::vector<Shape> shapes_for(Element element) {
+  const std::size_t smallest = element == Element::fp4_e2m1 ? 2 : 4;
+  return {{smallest, 1},   {smallest, 37}, {32, 0},     {32, 1},       {32, 31},   {32, 33},
+          {32, 4099},      {36, 1000},     {2048, 4100}, {2052, 6000}, {5000, 12345}, {12000, 12000}};
+}
+
+TEST(MxSimd, QuantizeAndDequantizeMatchScalarOnEveryTarget) {
+  std::mt19937 rng(4242);
+  std::vector<std::string> targets;
+  for (const Facts& facts : mx_test::kFacts) {
+    for (ScaleRule rule : {ScaleRule::floor, ScaleRule::ceil}) {
+      for (const Shape& shape : shapes_for(facts.element)) {
+        const mx::Options options{shape.block, rule};
+        SCOPED_TRACE(std::string(facts.name) + " " + mx_test::rule_name(rule) + " block " +
+                     std::to_string(shape.block) + " n " + std::to_string(shape.n));
+        // Values over fp32's whole range in runs of at most 64 with their own binade.
+        // NaN and infinity runs too, except in the long blocks, which they would turn
+        // into NaN blocks almost always (the whole-array block keeps them).
+        const bool specials = shape.block <= 64 || shape.block == shape.n;
+        const std::vector<float> in = mx_test::random_blocks(shape.n, std::min<std::size_t>(shape.block, 64), rng,
+                                                             -160, 127, specials);
+        const Encoded expected = scalar_encode(in, facts.element, options);
+        const std::vector<std::uint32_t> expected_back = scalar_decode(expected, shape.n, facts.element, options);
+        // Random element bytes and scales, 0xFF among them.
+        Encoded noise = expected;
+        for (auto& byte : noise.elements) byte = std::uint8_t(rng());
+        for (auto& byte : noise.scales) byte = (rng() % 8 == 0) ? 0xFF : std::uint8_t(rng());
+        const std::vector<std::uint32_t> noise_back = scalar_decode(noise, shape.n, facts.element, options);
+        targets = for_each_target([&](const std::string&) {
+          const Encoded got = fast_encode(in, facts.element, options);
+          EXPECT_TRUE(same(expected.scales, got.scales, "scales"));
+          EXPECT_TRUE(same(expected.elements, got.elements, "elements"));
+          EXPECT_TRUE(same(expected_back, fast_decode(expected, shape.n, facts.element, options), "dequantized"));
+          EXPECT_TRUE(same(noise_back, fast_decode(noise, shape.n, facts.element, options), "dequantized noise"));
+        });
+      }
+    }
+  }
+  std::string list;
+  for (const std::string& name : targets) list += " " + name;
+  std::printf("targets run:%s\n", list.c_str());
+  EXPECT_FALSE(targets.empty());
+}
+
+// Threads get whole blocks; the bits do not depend on the thread count.
+TEST(MxSimd, ThreadsGiveTheSameBits) {
+  std::mt19937 rng(99);
+  const std::size_t n = (std::size_t{1} << 18) + 20;
+  const std::vector<float> in = mx_test::random_blocks(n, 32, rng, -140, 120, true);
+  for (Element element : {Element::fp8_e4m3, Element::fp4_e2m1, Element::fp6_e3m2, Element::int8}) {
+    const mx::Options options{32, ScaleRule::floor};
+    const Encoded expected = scalar_encode(in, element, options);
+    const std::vector<std::uint32_t> expected_back = scalar_decode(expected, n, element, options);
+    for (int threads : {2, 3}) {
+      set_num_threads(threads);
+      const Encoded got = fast_encode(in, element, options);
+      EXPECT_TRUE(same(expected.elements, got.elements, "elements")) << threads << " threads";
+      EXPECT_TRUE(same(expected.scales, got.scales, "scales")) << threads << " threads";
+      EXPECT_TRUE(same(expected_back, fast_decode(got, n, element, options), "dequantized")) << threads;
+    }
+    set_num_threads(1);
+  }
+  // One block of any size, even the largest size_t: the whole array shares one scale.
+  set_num_threads(2);
+  for (std::size_t block : {n, n + 1, std::numeric_limits<std::size_t>::max()}) {
+    const mx::Options options{block, ScaleRule::ceil};
+    const Encoded expected = scalar_encode(in, Element::fp8_e5m2, options);
+    const Encoded got = fast_encode(in, Element::fp8_e5m2, options);
+    EXPECT_EQ(got.scales.size(), 1u);
+    EXPECT_TRUE(same(expected.scales, got.scales, "scales")) << block;
+    EXPECT_TRUE(same(expected.elements, got.elements, "elements")) << block;
+    EXPECT_TRUE(same(scalar_decode(expected, n, Element::fp8_e5m2, options),
+                     fast_decode(got, n, Element::fp8_e5m2, options), "dequantized"))
+        << block;
+  }
+  set_num_threads(1);
+}
+
+#if defined(__x86_64__) || defined(__i386__)
+// The caller's flush-to-zero, denormals-are-zero and round-up mode do not change the
+// result (the scale factors 2^-127 .. 2^-149 are fp32 subnormals), and are restored.
+TEST(MxSimd, CallersFloatEnvironmentIsIgnoredAndRestored) {
+  std::mt19937 rng(7);
+  const std::size_t n = 4096;
+  const std::vector<float> in = mx_test::random_blocks(n, 32, rng, -150, -100, false);  // tiny scales
+  const mx::Options options{32, ScaleRule::floor};
+  for (Element element : {Element::fp8_e5m2, Element::int8}) {
+    const Encoded expected = scalar_encode(in, element, options);
+    const std::vector<std::uint32_t> expected_back = scalar_decode(expected, n, element, options);
+    const unsigned saved = _mm_getcsr();
+    const unsigned odd_environment = (saved & ~0x6000u) | 0x8040u /* FTZ, DAZ */ | 0x4000u /* round up */;
+    _mm_setcsr(odd_environment);
+    const Encoded got = fast_encode(in, element, options);
+    const std::vector<std::uint32_t> back = fast_decode(got, n, element, options);
+    const unsigned after = _mm_getcsr();
+    _mm_setcsr(saved);
+    EXPECT_EQ(after & 0xFFC0u, odd_environment & 0xFFC0u) << "the caller's MXCSR is restored";
+    EXPECT_TRUE(same(expected.elements, got.elements, "elements"));
+    EXPECT_TRUE(same(expected.scales, got.scales, "scales"));
+    EXPECT_TRUE(same(expected_back, back, "dequantized"));
+  }
+}
+#endif
+
+}  // namespace
+}  // namespace softfloat
