@@ -9,6 +9,7 @@
 #include "softfloat/format.hpp"
 #include "softfloat/format_spec.hpp"
 #include "softfloat/limits.hpp"
+#include "softfloat/matmul.hpp"
 #include "softfloat/mx.hpp"
 #include "softfloat/named_formats.hpp"
 #include "softfloat/nvfp4.hpp"

@@ -1,0 +1,134 @@
+// Mixed-precision matmul with FP32 accumulation beside OpenBLAS on fp32 copies of the
+// same values, one thread each (the library's default; OPENBLAS_NUM_THREADS=1 and
+// openblas_set_num_threads(1) before the first BLAS call):
+//   square E4M3 x E4M3 and BF16 x BF16 at 256 .. 2048 beside cblas_sgemm (GFLOP/s),
+//   1 x 8192 x 8192 matrix-vector products (E4M3, BF16 weights) beside cblas_sgemv
+//   (GFLOP/s and the bytes of the weight matrix read per second).
+//   bench_matmul --benchmark_min_time=0.5 --benchmark_repetitions=3
+#include <benchmark/benchmark.h>
+
+#include <cstdint>
+#include <cstdlib>
+#include <random>
+#include <vector>
+
+#include "softfloat/softfloat.hpp"
+
+#if SOFTFLOAT_BENCH_OPENBLAS
+#include <cblas.h>
+#endif
+
+namespace {
+
+using namespace softfloat;
+
+// Normally distributed values rounded to F: the codes, and their values as fp32.
+template <class F>
+struct Matrix {
+  std::vector<typename F::storage_type> codes;
+  std::vector<float> values;
+};
+template <class F>
+Matrix<F> random_matrix(std::size_t count, std::uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::normal_distribution<float> normal(0.0f, 1.0f);
+  Matrix<F> x{std::vector<typename F::storage_type>(count), std::vector<float>(count)};
+  for (std::size_t i = 0; i < count; ++i) {
+    const F v(normal(rng));
+    x.codes[i] = v.bits();
+    x.values[i] = float(v);
+  }
+  return x;
+}
+
+void set_gflops(benchmark::State& state, double m, double n, double k) {
+  state.counters["GFLOP/s"] =
+      benchmark::Counter(double(matmul_flops(std::uint64_t(m), std::uint64_t(n), std::uint64_t(k))) * 1e-9,
+                         benchmark::Counter::kIsIterationInvariantRate);
+}
+
+template <class F>
+void square_matmul(benchmark::State& state) {
+  const std::size_t n = std::size_t(state.range(0));
+  const Matrix<F> a = random_matrix<F>(n * n, 1), b = random_matrix<F>(n * n, 2);
+  std::vector<float> c(n * n);
+  for (auto _ : state) {
+    matmul<F, F>(a.codes.data(), b.codes.data(), c.data(), n, n, n);
+    benchmark::DoNotOptimize(c.data());
+    benchmark::ClobberMemory();
+  }
+  set_gflops(state, double(n), double(n), double(n));
+}
+void square_sizes(benchmark::internal::Benchmark* b) {
+  for (int n : {256, 512, 1024, 2048}) b->Arg(n);
+  b->Unit(benchmark::kMillisecond);
+}
+BENCHMARK(square_matmul<E4M3>)->Name("matmul_e4m3_x_e4m3")->Apply(square_sizes);
+BENCHMARK(square_matmul<BF16>)->Name("matmul_bf16_x_bf16")->Apply(square_sizes);
+
+constexpr std::size_t kVectorLength = 8192;  // k
+constexpr std::size_t kOutputs = 8192;       // n
+
+template <class F>
+void matrix_vector(benchmark::State& state) {
+  const Matrix<F> x = random_matrix<F>(kVectorLength, 3), w = random_matrix<F>(kVectorLength * kOutputs, 4);
+  std::vector<float> y(kOutputs);
+  for (auto _ : state) {
+    matmul<F, F>(x.codes.data(), w.codes.data(), y.data(), 1, kOutputs, kVectorLength);
+    benchmark::DoNotOptimize(y.data());
+    benchmark::ClobberMemory();
+  }
+  set_gflops(state, 1, double(kOutputs), double(kVectorLength));
+  state.SetBytesProcessed(std::int64_t(state.iterations()) * std::int64_t(w.codes.size() * sizeof(w.codes[0])));
+}
+BENCHMARK(matrix_vector<E4M3>)->Name("matvec_e4m3_1x8192x8192")->Unit(benchmark::kMillisecond);
+BENCHMARK(matrix_vector<BF16>)->Name("matvec_bf16_1x8192x8192")->Unit(benchmark::kMillisecond);
+
+#if SOFTFLOAT_BENCH_OPENBLAS
+// The baselines, on the fp32 values of the E4M3 matrices above.
+void sgemm(benchmark::State& state) {
+  const int n = int(state.range(0));
+  const std::size_t count = std::size_t(n) * std::size_t(n);
+  const Matrix<E4M3> a = random_matrix<E4M3>(count, 1), b = random_matrix<E4M3>(count, 2);
+  std::vector<float> c(count);
+  for (auto _ : state) {
+    cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, n, n, n, 1.0f, a.values.data(), n, b.values.data(), n,
+                0.0f, c.data(), n);
+    benchmark::DoNotOptimize(c.data());
+    benchmark::ClobberMemory();
+  }
+  set_gflops(state, n, n, n);
+}
+BENCHMARK(sgemm)->Name("openblas_sgemm")->Apply(square_sizes);
+
+// y (n) = x (k) * W (k x n), row-major: y = W^T x.
+void sgemv(benchmark::State& state) {
+  const Matrix<E4M3> x = random_matrix<E4M3>(kVectorLength, 3), w = random_matrix<E4M3>(kVectorLength * kOutputs, 4);
+  std::vector<float> y(kOutputs);
+  for (auto _ : state) {
+    cblas_sgemv(CblasRowMajor, CblasTrans, int(kVectorLength), int(kOutputs), 1.0f, w.values.data(), int(kOutputs),
+                x.values.data(), 1, 0.0f, y.data(), 1);
+    benchmark::DoNotOptimize(y.data());
+    benchmark::ClobberMemory();
+  }
+  set_gflops(state, 1, double(kOutputs), double(kVectorLength));
+  state.SetBytesProcessed(std::int64_t(state.iterations()) * std::int64_t(w.values.size() * sizeof(float)));
+}
+BENCHMARK(sgemv)->Name("openblas_sgemv_1x8192x8192")->Unit(benchmark::kMillisecond);
+#endif
+
+}  // namespace
+
+int main(int argc, char** argv) {
+#if SOFTFLOAT_BENCH_OPENBLAS
+  // One thread, like the library's default: the variable for OpenBLAS's start-up, the
+  // call in case it has already read it.
+  setenv("OPENBLAS_NUM_THREADS", "1", 1);
+  openblas_set_num_threads(1);
+#endif
+  benchmark::Initialize(&argc, argv);
+  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  return 0;
+}

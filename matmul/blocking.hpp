@@ -1,0 +1,24 @@
+// Cache blocking of the fp32-accumulating GEMM (BLIS / GotoBLAS loop order):
+//   for each panel of kPanelColumns columns of B and C           (jc, "nc")
+//     for each depth block of kDepth rows of B / columns of A     (pc, "kc"): pack B
+//       for each block of kBlockRows rows of A and C              (ic, "mc"): pack A
+//         for each sliver of NR columns, each sliver of MR rows:  the micro-kernel
+// The sizes aim the packed pieces at the cache levels of a current x86 core (32-48 KiB
+// L1, 1-2 MiB L2): one B sliver, kDepth x NR floats (32 KiB for NR = 32), stays in L1
+// while the micro-kernel sweeps the A block; the packed A block, kBlockRows x kDepth
+// floats (144 KiB), stays in L2; the packed B panel (up to 4 MiB) lives in L3. They
+// are first values, to be tuned: nothing but speed depends on them, since the running
+// sums travel through C between depth blocks and the summation order stays k order.
+#pragma once
+
+#include <cstddef>
+
+namespace softfloat::matmul_detail {
+
+inline constexpr std::size_t kDepth = 256;
+// A multiple of every target's MR (6 and 12).
+inline constexpr std::size_t kBlockRows = 144;
+// A multiple of every target's NR (2, 8, 16, 32).
+inline constexpr std::size_t kPanelColumns = 4096;
+
+}  // namespace softfloat::matmul_detail

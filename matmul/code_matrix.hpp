@@ -1,0 +1,37 @@
+// A row-major matrix of format codes as the matmul paths see it: where row i starts,
+// and how to decode a run of its codes to fp32. The decoding is simd::dequantize, so
+// every path reads the same fp32 values, and the kernels that consume them never
+// learn which format they came from.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "softfloat/format.hpp"
+#include "softfloat/matmul.hpp"
+
+namespace softfloat::matmul_detail {
+
+class CodeMatrix {
+ public:
+  explicit CodeMatrix(const detail::MatmulOperand& operand) : operand_(operand) {}
+
+  const Format& format() const { return operand_.format; }
+  std::size_t code_bytes() const { return operand_.code_bytes; }
+  std::size_t ld() const { return operand_.ld; }
+  // The first code of row `row`, as raw bytes.
+  const std::uint8_t* row_codes(std::size_t row) const {
+    return static_cast<const std::uint8_t*>(operand_.codes) + row * operand_.ld * operand_.code_bytes;
+  }
+
+  // out[0, count) = the values of codes (row, column .. column + count - 1).
+  void decode_row(std::size_t row, std::size_t column, std::size_t count, float* out) const;
+  // The values of all 256 byte codes, table[c] = float(F::from_bits(c)): the decoding
+  // of a one-byte matrix as a lookup table. Only for code_bytes() == 1.
+  void decode_table(float table[256]) const;
+
+ private:
+  detail::MatmulOperand operand_;
+};
+
+}  // namespace softfloat::matmul_detail

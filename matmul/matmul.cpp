@@ -1,0 +1,115 @@
+// The public matmul entry point (softfloat/matmul.hpp): argument checks, the choice of
+// path for the sum S (the blocked GEMM, the matrix-vector loop or the general
+// accumulator), and the alpha / beta epilogue in fp32.
+#include <cstdint>
+#include <limits>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "matmul/code_matrix.hpp"
+#include "matmul/paths.hpp"
+#include "simd/float_environment.hpp"
+#include "softfloat/format_spec.hpp"
+#include "softfloat/matmul.hpp"
+
+namespace softfloat {
+
+namespace {
+
+const char* const kWhere = "softfloat::matmul: ";
+
+[[noreturn]] void fail(const std::string& message) { throw std::invalid_argument(kWhere + message); }
+
+std::string name_of(const Format& format) {
+  try {
+    return format_name(format);
+  } catch (...) {
+    return "the format";
+  }
+}
+
+void check_format(const Format& format, const char* role) {
+  if (!format.valid())
+    fail(std::string("invalid format for ") + role + ": " + std::string(describe(format.problem())));
+}
+
+// The last element of a rows x columns matrix with leading dimension ld, at
+// (rows - 1) * ld + columns - 1, must be addressable in units of `size` bytes.
+bool addressable(std::size_t rows, std::size_t columns, std::size_t ld, std::size_t size) {
+  const std::size_t most = std::numeric_limits<std::size_t>::max() / size;
+  return columns <= most && (rows <= 1 || ld <= (most - columns) / (rows - 1));
+}
+
+void check_operand(const detail::MatmulOperand& x, const char* name, const char* ld_name, std::size_t rows,
+                   std::size_t columns, const char* rows_name, const char* columns_name) {
+  check_format(x.format, name);
+  if (x.code_bytes != 1 && x.code_bytes != 2 && x.code_bytes != 4)
+    fail(std::string(name) + ": codes of " + std::to_string(x.code_bytes) + " bytes (1, 2 or 4 expected)");
+  if (x.format.total_bits() > int(8 * x.code_bytes))
+    fail(std::string(name) + "'s format " + name_of(x.format) + " has " + std::to_string(x.format.total_bits()) +
+         " bits and does not fit its " + std::to_string(8 * x.code_bytes) + "-bit codes");
+  if (x.ld < columns)
+    fail(std::string(ld_name) + " = " + std::to_string(x.ld) + " is smaller than the row length " + columns_name +
+         " = " + std::to_string(columns));
+  if (rows > 0 && columns > 0) {
+    if (x.codes == nullptr)
+      fail(std::string(name) + " is null with " + rows_name + " = " + std::to_string(rows) + " and " + columns_name +
+           " = " + std::to_string(columns));
+    if (!addressable(rows, columns, x.ld, x.code_bytes)) fail(std::string(name) + " is too large to address");
+  }
+}
+
+void check_arguments(const detail::MatmulOperand& a, const detail::MatmulOperand& b, const float* c, std::size_t ldc,
+                     std::size_t m, std::size_t n, std::size_t k, const Format& accumulator) {
+  check_format(accumulator, "the accumulator");
+  check_operand(a, "A", "lda", m, k, "m", "k");
+  check_operand(b, "B", "ldb", k, n, "k", "n");
+  if (ldc < n) fail("ldc = " + std::to_string(ldc) + " is smaller than the row length n = " + std::to_string(n));
+  if (m > 0 && n > 0) {
+    if (c == nullptr) fail("C is null with m = " + std::to_string(m) + " and n = " + std::to_string(n));
+    if (!addressable(m, n, ldc, sizeof(float))) fail("C is too large to address");
+  }
+}
+
+// S into s (row stride lds) by the path that the accumulator and the shape call for.
+void compute_sum(const matmul_detail::CodeMatrix& a, const matmul_detail::CodeMatrix& b, float* s, std::size_t lds,
+                 std::size_t m, std::size_t n, std::size_t k, const Format& accumulator) {
+  if (!(accumulator == binary32_format)) return matmul_detail::accumulate_exact(a, b, s, lds, m, n, k, accumulator);
+  if (m == 1) return matmul_detail::matvec_fp32(a, b, s, n, k);
+  matmul_detail::gemm_fp32(a, b, s, lds, m, n, k);
+}
+
+}  // namespace
+
+namespace detail {
+
+void matmul(float alpha, const MatmulOperand& a, const MatmulOperand& b, float beta, float* c, std::size_t ldc,
+            std::size_t m, std::size_t n, std::size_t k, const Format& accumulator) {
+  check_arguments(a, b, c, ldc, m, n, k, accumulator);
+  if (m == 0 || n == 0) return;
+  // The FMA chain and the epilogue round to nearest with subnormals, whatever the
+  // caller's MXCSR says.
+  simd::detail::ScopedDefaultFloatEnvironment environment;
+  const matmul_detail::CodeMatrix a_codes(a), b_codes(b);
+  if (beta == 0.0f) {
+    // C is not read: S goes straight into it, then alpha scales it in place.
+    compute_sum(a_codes, b_codes, c, ldc, m, n, k, accumulator);
+    if (alpha != 1.0f)
+      for (std::size_t i = 0; i < m; ++i)
+        for (std::size_t j = 0; j < n; ++j) c[i * ldc + j] = alpha * c[i * ldc + j];
+    return;
+  }
+  std::vector<float> sum(m * n);
+  compute_sum(a_codes, b_codes, sum.data(), n, m, n, k, accumulator);
+  for (std::size_t i = 0; i < m; ++i)
+    for (std::size_t j = 0; j < n; ++j) {
+      const float scaled_sum = alpha * sum[i * n + j];
+      const float scaled_c = beta * c[i * ldc + j];
+      c[i * ldc + j] = scaled_sum + scaled_c;
+    }
+}
+
+}  // namespace detail
+
+}  // namespace softfloat

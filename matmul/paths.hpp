@@ -1,0 +1,31 @@
+// Internal entry points of the matmul paths, for the tests and benchmarks. Each
+// computes the sum S of the documentation in softfloat/matmul.hpp into s (row stride
+// lds) for m, n >= 1; arguments are not checked here (detail::matmul does that), and
+// the caller sets the default floating-point environment for the fp32 paths.
+#pragma once
+
+#include <cstddef>
+
+#include "matmul/code_matrix.hpp"
+#include "softfloat/format.hpp"
+
+namespace softfloat::matmul_detail {
+
+// Acc = FP32: the blocked, packed GEMM on the dispatched Highway target.
+void gemm_fp32(const CodeMatrix& a, const CodeMatrix& b, float* s, std::size_t lds, std::size_t m, std::size_t n,
+               std::size_t k);
+// Acc = FP32, m = 1: the matrix-vector path, decoding B inside its loop.
+void matvec_fp32(const CodeMatrix& a, const CodeMatrix& b, float* s, std::size_t n, std::size_t k);
+// Any accumulator format: one running sum per element in k order, each step one
+// fused multiply-add rounded to `accumulator` by round_to_format().
+void accumulate_exact(const CodeMatrix& a, const CodeMatrix& b, float* s, std::size_t lds, std::size_t m,
+                      std::size_t n, std::size_t k, const Format& accumulator);
+
+// The register tile of the dispatched target's micro-kernel, and its name.
+struct KernelShape {
+  std::size_t rows;     // MR
+  std::size_t columns;  // NR
+};
+KernelShape gemm_kernel_shape();
+
+}  // namespace softfloat::matmul_detail

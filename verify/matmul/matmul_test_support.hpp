@@ -1,0 +1,163 @@
+// Shared pieces of the matmul tests: random matrices of codes, the fp64 reference with
+// the error bound of a k-term sum, and the definition of the accumulated sum as the
+// plain loop over softfloat's own scalar fma.
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <bit>
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <limits>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "softfloat/softfloat.hpp"
+
+namespace softfloat::matmul_test {
+
+template <class F>
+using Codes = std::vector<typename F::storage_type>;
+
+template <class F>
+double value_of(typename F::storage_type code) {
+  return double(float(F::from_bits(code)));
+}
+
+inline std::uint32_t bits_of(float x) { return std::bit_cast<std::uint32_t>(x); }
+
+// Random finite codes of F of magnitude at most max_magnitude. Formats of at most 16
+// bits with fewer than 8 exponent bits draw uniformly over those codes (every binade,
+// subnormals and zeros included: their products stay well inside fp32's normal range);
+// formats with fp32's exponent range draw normal values times 2^[-8, 8], so that sums
+// of k products stay finite and the products exact in fp32.
+template <class F>
+Codes<F> random_codes(std::size_t count, std::mt19937_64& rng,
+                      double max_magnitude = std::numeric_limits<double>::infinity()) {
+  using S = typename F::storage_type;
+  const Format f = F::format;
+  const auto unfit = [&](S c) { return f.is_nan(c) || f.is_infinite(c) || std::fabs(value_of<F>(c)) > max_magnitude; };
+  Codes<F> codes(count);
+  if (f.exponent_bits < 8) {
+    std::uniform_int_distribution<std::uint32_t> any(0, (std::uint32_t{1} << f.total_bits()) - 1);
+    for (auto& c : codes) {
+      do c = S(any(rng));
+      while (unfit(c));
+    }
+  } else {
+    std::normal_distribution<float> normal(0.0f, 1.0f);
+    std::uniform_int_distribution<int> scale(-8, 8);
+    for (auto& c : codes) {
+      do c = F(std::ldexp(normal(rng), scale(rng))).bits();
+      while (unfit(c));
+    }
+  }
+  return codes;
+}
+
+// Random codes of values of magnitude in [low, high] (rounded to F), either sign.
+template <class F>
+Codes<F> random_codes_between(std::size_t count, std::mt19937_64& rng, float low, float high) {
+  std::uniform_real_distribution<float> magnitude(low, high);
+  std::bernoulli_distribution negative(0.5);
+  Codes<F> codes(count);
+  for (auto& c : codes) c = F(negative(rng) ? -magnitude(rng) : magnitude(rng)).bits();
+  return codes;
+}
+
+// gamma_k = k u / (1 - k u), the bound of a k-term recursive sum (Higham, Accuracy and
+// Stability of Numerical Algorithms, 2nd ed., section 3.1).
+inline double gamma(std::size_t k, double unit_roundoff) {
+  const double ku = double(k) * unit_roundoff;
+  return ku / (1.0 - ku);
+}
+
+template <class F>
+std::vector<double> values_of(const Codes<F>& codes) {
+  std::vector<double> values(codes.size());
+  for (std::size_t i = 0; i < codes.size(); ++i) values[i] = value_of<F>(codes[i]);
+  return values;
+}
+
+inline std::vector<std::size_t> all_rows(std::size_t m) {
+  std::vector<std::size_t> rows(m);
+  for (std::size_t i = 0; i < m; ++i) rows[i] = i;
+  return rows;
+}
+
+// Checks every element of the given rows of c (m x n, dense) against the fp64 sum of
+// the decoded products (each product of two floats is exact in double):
+// |c - sum| <= (gamma_k(u) + gamma_k(2^-53)) * sum |a||b|, the second term covering the
+// reference's own rounding. Returns the number of elements outside the bound.
+template <class FA, class FB>
+std::size_t count_outside_bound(const Codes<FA>& a_codes, const Codes<FB>& b_codes, const std::vector<float>& c,
+                                const std::vector<std::size_t>& rows, std::size_t n, std::size_t k,
+                                double unit_roundoff, const std::string& what) {
+  const std::vector<double> a = values_of<FA>(a_codes), b = values_of<FB>(b_codes);
+  const double factor = gamma(k, unit_roundoff) + gamma(k, 0x1p-53);
+  std::size_t bad = 0;
+  std::vector<double> sum(n), magnitude_sum(n);
+  for (std::size_t i : rows) {
+    std::fill(sum.begin(), sum.end(), 0.0);
+    std::fill(magnitude_sum.begin(), magnitude_sum.end(), 0.0);
+    for (std::size_t p = 0; p < k; ++p)
+      for (std::size_t j = 0; j < n; ++j) {
+        const double product = a[i * k + p] * b[p * n + j];
+        sum[j] += product;
+        magnitude_sum[j] += std::fabs(product);
+      }
+    for (std::size_t j = 0; j < n; ++j) {
+      const double error = std::fabs(double(c[i * n + j]) - sum[j]);
+      if (!(error <= factor * magnitude_sum[j]) && ++bad <= 5)
+        ADD_FAILURE() << what << " element (" << i << ", " << j << "): " << c[i * n + j] << " vs fp64 " << sum[j]
+                      << ", error " << error << " above the bound " << factor * magnitude_sum[j];
+    }
+  }
+  return bad;
+}
+
+// The definition of S with accumulator Acc (softfloat/matmul.hpp): each input converted
+// to Acc, c = +0, then c = fma(a_ip, b_pj, c) for p = 0 .. k-1 with softfloat's scalar
+// fma, the last c as float. The conversion must be exact, so that the loop sees the
+// decoded inputs themselves: a test that picks formats Acc cannot hold fails here.
+template <class FA, class FB, class Acc>
+std::vector<float> definition_loop(const Codes<FA>& a, const Codes<FB>& b, std::size_t m, std::size_t n,
+                                   std::size_t k) {
+  const auto to_acc = [](double x) {
+    const Acc y(x);
+    if (!std::isnan(x)) {
+      EXPECT_EQ(double(y), x) << "input not exact in the accumulator format";
+    }
+    return y;
+  };
+  std::vector<Acc> a_acc(a.size()), b_acc(b.size());
+  for (std::size_t i = 0; i < a.size(); ++i) a_acc[i] = to_acc(value_of<FA>(a[i]));
+  for (std::size_t i = 0; i < b.size(); ++i) b_acc[i] = to_acc(value_of<FB>(b[i]));
+  std::vector<float> c(m * n);
+  for (std::size_t i = 0; i < m; ++i)
+    for (std::size_t j = 0; j < n; ++j) {
+      Acc sum{};  // +0
+      for (std::size_t p = 0; p < k; ++p) sum = fma(a_acc[i * k + p], b_acc[p * n + j], sum);
+      c[i * n + j] = float(sum);
+    }
+  return c;
+}
+
+// Bit-for-bit equality of two results, NaN matching any NaN (the payload a NaN keeps
+// through an FMA unit is the hardware's choice); returns the number of differences.
+inline std::size_t count_differences(const std::vector<float>& got, const std::vector<float>& expected,
+                                     const std::string& what) {
+  std::size_t bad = 0;
+  for (std::size_t e = 0; e < expected.size(); ++e) {
+    const bool same = (std::isnan(got[e]) && std::isnan(expected[e])) || bits_of(got[e]) == bits_of(expected[e]);
+    if (!same && ++bad <= 5)
+      ADD_FAILURE() << what << " element " << e << ": " << got[e] << " (0x" << std::hex << bits_of(got[e])
+                    << ") expected " << expected[e] << " (0x" << bits_of(expected[e]) << std::dec << ")";
+  }
+  return bad;
+}
+
+}  // namespace softfloat::matmul_test
