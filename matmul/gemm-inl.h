@@ -27,6 +27,7 @@
 #include "hwy/highway.h"
 #include "matmul/blocking.hpp"
 #include "matmul/code_matrix.hpp"
+#include "matmul/float_vectors-inl.h"
 #include "matmul/packing.hpp"
 #include "matmul/paths.hpp"
 
@@ -35,8 +36,6 @@ namespace softfloat::matmul_detail {
 namespace HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
 
-using DF = hn::ScalableTag<float>;
-using VF = hn::Vec<DF>;
 
 // The register tile is MR rows by two vectors (NR = 2 * lanes columns): 2 * MR
 // accumulators, two vectors of B and one broadcast element of A per step, which is 27

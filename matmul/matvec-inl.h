@@ -25,14 +25,13 @@
 
 #include "hwy/highway.h"
 #include "matmul/byte_decode.hpp"
+#include "matmul/float_vectors-inl.h"
 
 HWY_BEFORE_NAMESPACE();
 namespace softfloat::matmul_detail {
 namespace HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
 
-using DF = hn::ScalableTag<float>;
-using VF = hn::Vec<DF>;
 using DU = hn::RebindToUnsigned<DF>;
 using VU = hn::Vec<DU>;
 using D1 = hn::CappedTag<float, 1>;

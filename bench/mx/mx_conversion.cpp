@@ -15,14 +15,12 @@
 #include <string>
 #include <vector>
 
+#include "bench/common/bench_support.hpp"
 #include "softfloat/softfloat.hpp"
 
+namespace softfloat::bench_support {
 namespace {
 
-using namespace softfloat;
-
-constexpr std::size_t kInCache = std::size_t{1} << 14;
-constexpr std::size_t kOutOfCache = std::size_t{1} << 26;
 constexpr std::size_t kBlock = 32;
 
 const std::vector<float>& inputs(std::size_t n) {
@@ -39,29 +37,6 @@ const std::vector<float>& inputs(std::size_t n) {
     }
   }
   return values;
-}
-
-// Buffers kept for the whole run and reused (see bench/simd/simd_conversion.cpp: mapping
-// fresh memory per benchmark made the out-of-cache figures vary by several times).
-template <class T>
-T* scratch(int slot, std::size_t n) {
-  static std::vector<std::uint32_t> storage[3];
-  std::vector<std::uint32_t>& buffer = storage[slot];
-  const std::size_t words = (n * sizeof(T) + 3) / 4;
-  if (buffer.size() < words) buffer.resize(words, 0);
-  return reinterpret_cast<T*>(buffer.data());
-}
-
-template <class Convert>
-void time_conversion(benchmark::State& state, std::size_t n, const void* out, Convert convert) {
-  for (auto _ : state) {
-    convert();
-    benchmark::DoNotOptimize(out);
-    benchmark::ClobberMemory();
-  }
-  state.counters["ns_per_value"] =
-      benchmark::Counter(double(n), benchmark::Counter::kIsIterationInvariantRate | benchmark::Counter::kInvert);
-  state.SetBytesProcessed(std::int64_t(state.iterations()) * std::int64_t(n * sizeof(float)));
 }
 
 void mx_quantize_bench(benchmark::State& state, mx::Element element, mx::ScaleRule rule) {
@@ -162,5 +137,6 @@ int register_all() {
 const int registered = register_all();
 
 }  // namespace
+}  // namespace softfloat::bench_support
 
 BENCHMARK_MAIN();

@@ -15,16 +15,13 @@
 #include <string>
 #include <vector>
 
+#include "bench/common/bench_support.hpp"
 #include "simd/array_paths.hpp"
 #include "simd/hardware_shortcuts.hpp"
 #include "softfloat/softfloat.hpp"
 
+namespace softfloat::bench_support {
 namespace {
-
-using namespace softfloat;
-
-constexpr std::size_t kInCache = std::size_t{1} << 14;
-constexpr std::size_t kOutOfCache = std::size_t{1} << 26;
 
 // Two kinds of data. Normal: normally distributed values scaled to the format's range,
 // so that most lanes take the common path (as real tensors do); a few percent land in
@@ -56,43 +53,23 @@ const std::vector<float>& inputs(std::size_t n, const Format& f, Data data = Dat
   return cache[slot];
 }
 
-// Output and intermediate buffers live as long as the process and are reused by every
-// benchmark (slot 0: the conversion's output, slot 1: codes fed to dequantize): freeing
-// and mapping hundreds of MiB between benchmarks made out-of-cache figures vary by 2-4x
-// from run to run on this VM, while a buffer touched once reads and writes at a steady
-// speed. Contents are overwritten before use, never read as data.
-template <class T>
-T* scratch(int slot, std::size_t n) {
-  static std::vector<std::uint32_t> storage[2];
-  std::vector<std::uint32_t>& buffer = storage[slot];
-  const std::size_t words = (n * sizeof(T) + 3) / 4;
-  if (buffer.size() < words) buffer.resize(words, 0);
-  return reinterpret_cast<T*>(buffer.data());
-}
-
-void set_counters(benchmark::State& state, std::size_t n) {
-  state.counters["ns_per_value"] =
-      benchmark::Counter(double(n), benchmark::Counter::kIsIterationInvariantRate | benchmark::Counter::kInvert);
-  state.SetBytesProcessed(std::int64_t(state.iterations()) * std::int64_t(n * sizeof(float)));
-}
-
-// Times one call of `convert` (over n values, writing `out`) per iteration.
-template <class Convert>
-void time_conversion(benchmark::State& state, std::size_t n, const void* out, Convert convert) {
-  for (auto _ : state) {
-    convert();
-    benchmark::DoNotOptimize(out);
-    benchmark::ClobberMemory();
-  }
-  set_counters(state, n);
-}
-
 template <class Code>
 void quantize_bench(benchmark::State& state, Format f) {
   const std::size_t n = std::size_t(state.range(0));
   const std::vector<float>& in = inputs(n, f);
   Code* out = scratch<Code>(0, n);
   time_conversion(state, n, out, [&] { simd::quantize(in.data(), n, out, f); });
+}
+
+// Another rounding direction: the general integer path (a directed mode) or the
+// random draw of stochastic rounding, beside quantize_bench's nearest even.
+template <class Code>
+void quantize_rounding_bench(benchmark::State& state, Format f, Rounding mode) {
+  const std::size_t n = std::size_t(state.range(0));
+  const std::vector<float>& in = inputs(n, f);
+  Code* out = scratch<Code>(0, n);
+  time_conversion(state, n, out,
+                  [&] { simd::quantize(in.data(), n, out, f, mode, Overflow::standard, RandomStream{1, 0}); });
 }
 
 template <class Code>
@@ -197,6 +174,17 @@ void register_format(const Named& named) {
   }
   benchmark::RegisterBenchmark(("quantize_full_range/" + name).c_str(), quantize_full_range_bench<Code>, named.format)
       ->Arg(kInCache);
+  const struct {
+    const char* name;
+    Rounding mode;
+  } modes[] = {{"toward_zero", Rounding::toward_zero},
+               {"stochastic", Rounding::stochastic},
+               {"stochastic_equal", Rounding::stochastic_equal}};
+  for (const auto& [mode_name, mode] : modes)
+    for (std::int64_t n : {std::int64_t(kInCache), std::int64_t(kOutOfCache)})
+      benchmark::RegisterBenchmark(("quantize_" + std::string(mode_name) + "/" + name).c_str(),
+                                   quantize_rounding_bench<Code>, named.format, mode)
+          ->Arg(n);
   if (named.format.total_bits() == 4 || named.format.total_bits() == 6) {
     for (std::int64_t n : {std::int64_t(kInCache), std::int64_t(kOutOfCache)}) {
       benchmark::RegisterBenchmark(("quantize_packed/" + name).c_str(), quantize_packed_bench, named.format)->Arg(n);
@@ -226,5 +214,6 @@ int register_all() {
 const int registered = register_all();
 
 }  // namespace
+}  // namespace softfloat::bench_support
 
 BENCHMARK_MAIN();

@@ -142,28 +142,70 @@ inline const char* symbol(Operation op) {
   return "?";
 }
 
+// MPFR's `a op b` into `out`, rounded by `r`; returns MPFR's ternary value.
+inline int mpfr_binary(Operation op, mpfr_ptr out, mpfr_srcptr a, mpfr_srcptr b, mpfr_rnd_t r) {
+  switch (op) {
+    case Operation::add: return mpfr_add(out, a, b, r);
+    case Operation::subtract: return mpfr_sub(out, a, b, r);
+    case Operation::multiply: return mpfr_mul(out, a, b, r);
+    case Operation::divide: return mpfr_div(out, a, b, r);
+  }
+  return 0;
+}
+
 // The code MPFR gives for `a op b` on exact operand values, rounded once to `f`.
-inline std::uint64_t reference_binary(Operation op, mpfr_srcptr a, mpfr_srcptr b, const Format& f, mpfr_rnd_t rnd) {
-  return verify::reference_compute(
-      [&](mpfr_ptr out, mpfr_rnd_t r) {
-        switch (op) {
-          case Operation::add: return mpfr_add(out, a, b, r);
-          case Operation::subtract: return mpfr_sub(out, a, b, r);
-          case Operation::multiply: return mpfr_mul(out, a, b, r);
-          case Operation::divide: return mpfr_div(out, a, b, r);
-        }
-        return 0;
-      },
-      f, rnd);
+// `rounding...` is what verify::reference_compute takes after the format: an
+// mpfr_rnd_t, or a softfloat::Rounding and an Overflow policy.
+template <class... HowToRound>
+std::uint64_t reference_binary(Operation op, mpfr_srcptr a, mpfr_srcptr b, const Format& f, HowToRound... rounding) {
+  return verify::reference_compute([&](mpfr_ptr out, mpfr_rnd_t r) { return mpfr_binary(op, out, a, b, r); }, f,
+                                   rounding...);
+}
+
+// The expected sqrt of code i of `table`: a NaN propagates quieted, everything else is
+// MPFR's result rounded as `rounding...` says (as for reference_binary).
+template <class... HowToRound>
+std::uint64_t expected_sqrt(const ValueTable& table, std::size_t i, const Format& f, HowToRound... rounding) {
+  if (mpfr_nan_p(table.value(i))) return quieted(table.code(i), f);
+  return verify::reference_compute([&](mpfr_ptr out, mpfr_rnd_t r) { return mpfr_sqrt(out, table.value(i), r); }, f,
+                                   rounding...);
+}
+
+// Checks `got`, the library's fma of codes i, j, k of `table` (a, b, c), against MPFR
+// rounding as `rounding...` says (as for reference_binary). NaN operands: a NaN a or b
+// propagates quieted (a first); inf * 0 is invalid whatever c is (IEEE 754 7.2(c)
+// leaves it to the implementation whether a quiet NaN c is passed on instead, so both
+// that and `default_nan_code` are accepted there); otherwise a NaN c propagates.
+template <class Describe, class... HowToRound>
+void check_fma_result(MismatchLog& log, const ValueTable& table, std::size_t i, std::size_t j, std::size_t k,
+                      const Format& f, std::uint64_t got, std::uint64_t default_nan_code, Describe describe,
+                      HowToRound... rounding) {
+  const std::uint64_t a = table.code(i), b = table.code(j), c = table.code(k);
+  mpfr_srcptr x = table.value(i), y = table.value(j), z = table.value(k);
+  if (mpfr_nan_p(x)) return log.check(got, quieted(a, f), describe);
+  if (mpfr_nan_p(y)) return log.check(got, quieted(b, f), describe);
+  if (mpfr_nan_p(z)) {
+    const bool invalid_product = (mpfr_inf_p(x) && mpfr_zero_p(y)) || (mpfr_zero_p(x) && mpfr_inf_p(y));
+    if (!invalid_product) return log.check(got, quieted(c, f), describe);
+    return log.check_true(got == quieted(c, f) || got == default_nan_code, [&] {
+      return describe() + ": library " + hex(got) + " is neither NaN operand c nor the default NaN";
+    });
+  }
+  log.check(got,
+            verify::reference_compute([&](mpfr_ptr out, mpfr_rnd_t r) { return mpfr_fma(out, x, y, z, r); }, f,
+                                      rounding...),
+            describe);
 }
 
 // The expected code of `a op b` for codes of `f`: a NaN operand propagates (the first
-// one, quieted), everything else is MPFR's correctly rounded result.
-inline std::uint64_t expected_binary(Operation op, std::uint64_t a_code, mpfr_srcptr a, std::uint64_t b_code,
-                                     mpfr_srcptr b, const Format& f, mpfr_rnd_t rnd) {
+// one, quieted), everything else is MPFR's result rounded as `rounding...` says (as
+// for reference_binary).
+template <class... HowToRound>
+std::uint64_t expected_binary(Operation op, std::uint64_t a_code, mpfr_srcptr a, std::uint64_t b_code, mpfr_srcptr b,
+                              const Format& f, HowToRound... rounding) {
   if (mpfr_nan_p(a)) return quieted(a_code, f);
   if (mpfr_nan_p(b)) return quieted(b_code, f);
-  return reference_binary(op, a, b, f, rnd);
+  return reference_binary(op, a, b, f, rounding...);
 }
 
 // The library's result for codes of F, through the typed API: the operator for the

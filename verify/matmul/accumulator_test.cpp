@@ -15,18 +15,9 @@
 #include "verify/matmul/matmul_test_support.hpp"
 #include "verify/reference/mpfr_reference.hpp"
 
-namespace softfloat {
+namespace softfloat::matmul_test {
 namespace {
 
-using matmul_test::Codes;
-using matmul_test::count_differences;
-using matmul_test::definition_loop;
-using matmul_test::random_codes;
-using matmul_test::value_of;
-
-struct Shape {
-  std::size_t m, n, k;
-};
 const Shape kShapes[] = {{1, 1, 1}, {2, 3, 4}, {17, 17, 17}, {1, 64, 257}, {5, 33, 300}, {64, 2, 64}};
 
 // Inputs of magnitude at most 8 keep every partial sum of these shapes (at most 300
@@ -134,4 +125,4 @@ TEST(LowPrecisionAccumulator, Bf16StagnatesWhereFp32DoesNot) {
 }
 
 }  // namespace
-}  // namespace softfloat
+}  // namespace softfloat::matmul_test

@@ -21,17 +21,9 @@
 #include "verify/matmul/matmul_test_support.hpp"
 #include "verify/simd/every_target.hpp"
 
-namespace softfloat {
+namespace softfloat::matmul_test {
 namespace {
 
-using matmul_test::Codes;
-using matmul_test::count_differences;
-using matmul_test::definition_loop;
-using matmul_test::random_codes;
-
-struct Shape {
-  std::size_t m, n, k;
-};
 // Single elements, tile edges (MR = 6 or 12, NR = 2 to 32), a depth beyond one block
 // (256), rows beyond one block (144) and columns beyond one panel (4096).
 const Shape kShapes[] = {{1, 1, 1},    {1, 33, 17},   {1, 1000, 37}, {2, 2, 2},     {7, 13, 300},
@@ -170,4 +162,4 @@ TEST(MatrixVectorByteDecode, RuleConstantsByHand) {
 }
 
 }  // namespace
-}  // namespace softfloat
+}  // namespace softfloat::matmul_test

@@ -23,6 +23,7 @@ namespace {
 using matmul_test::Codes;
 using matmul_test::count_outside_bound;
 using matmul_test::random_codes;
+using matmul_test::Shape;
 
 template <class A, class B>
 struct Pair {
@@ -41,10 +42,6 @@ struct PairNames {
 template <class P>
 class Fp32Accuracy : public ::testing::Test {};
 TYPED_TEST_SUITE(Fp32Accuracy, Pairs, PairNames);
-
-struct Shape {
-  std::size_t m, n, k;
-};
 
 // Multiplies random m x k and k x n matrices and checks the given rows (all of them
 // when none are given) against the fp64 reference.

@@ -22,6 +22,11 @@ namespace softfloat::matmul_test {
 template <class F>
 using Codes = std::vector<typename F::storage_type>;
 
+// The dimensions of a product: (m x k) times (k x n).
+struct Shape {
+  std::size_t m, n, k;
+};
+
 template <class F>
 double value_of(typename F::storage_type code) {
   return double(float(F::from_bits(code)));

@@ -61,7 +61,7 @@ std::vector<std::uint32_t> dequantize_both(const Quantized& q, std::size_t n, El
 
 std::vector<std::uint32_t> codes_of(const Quantized& q, std::size_t n, Element element) {
   std::vector<std::uint32_t> codes(n);
-  for (std::size_t i = 0; i < n; ++i) codes[i] = mx_test::element_code(q.elements, i, mx::element_bits(element));
+  for (std::size_t i = 0; i < n; ++i) codes[i] = mx_test::packed_code(q.elements, i, mx::element_bits(element));
   return codes;
 }
 

@@ -67,7 +67,7 @@ TEST_P(MxAgainstMpfr, ScalesElementsAndValues) {
         continue;
       }
       for (std::size_t i = begin; i < end; ++i) {
-        const std::uint32_t code = mx_test::element_code(elements, i, facts.bits);
+        const std::uint32_t code = mx_test::packed_code(elements, i, facts.bits);
         const std::uint32_t expected = mx_test::expected_element(in[i], scale, facts);
         if (code != expected) {
           ADD_FAILURE() << "element " << i << " (x = " << in[i] << ", scale " << mx_test::hex(scale)
@@ -96,7 +96,7 @@ TEST_P(MxAgainstMpfr, DequantizeEveryCode) {
   const std::size_t n = codes * std::size(scale_codes);
   std::vector<std::uint32_t> code_list(n);
   for (std::size_t i = 0; i < n; ++i) code_list[i] = std::uint32_t(i % codes);
-  const std::vector<std::uint8_t> elements = mx_test::pack(code_list, facts.bits);
+  const std::vector<std::uint8_t> elements = mx_test::pack_codes(code_list, facts.bits);
   const std::vector<std::uint8_t> scales(std::begin(scale_codes), std::end(scale_codes));
   std::vector<float> out(n);
   mx::dequantize(elements.data(), elements.size(), scales.data(), scales.size(), n, out.data(), facts.element,

@@ -22,6 +22,7 @@
 
 #include "softfloat/softfloat.hpp"
 #include "verify/mx/mx_test_support.hpp"
+#include "verify/simd/every_target.hpp"
 
 namespace softfloat {
 namespace {
@@ -30,21 +31,7 @@ using mx::Element;
 using mx::ScaleRule;
 using mx_test::bits_of;
 using mx_test::Facts;
-
-// Runs body(target name) once per Highway target compiled in and supported by this CPU,
-// with that target forced; returns the names.
-template <class Body>
-std::vector<std::string> for_each_target(Body body) {
-  std::vector<std::string> names;
-  for (std::int64_t target : hwy::SupportedAndGeneratedTargets()) {
-    hwy::SetSupportedTargetsForTest(target);
-    names.push_back(hwy::TargetName(target));
-    SCOPED_TRACE(names.back());
-    body(names.back());
-  }
-  hwy::SetSupportedTargetsForTest(0);
-  return names;
-}
+using test_targets::for_each_target;
 
 struct Encoded {
   std::vector<std::uint8_t> elements, scales;

@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "softfloat/softfloat.hpp"
+#include "verify/common/packed_bit_stream.hpp"
 #include "verify/reference/mpfr_reference.hpp"
 
 namespace softfloat::mx_test {
@@ -62,26 +63,9 @@ inline std::string hex(std::uint64_t v) {
 inline std::uint32_t bits_of(float x) { return std::bit_cast<std::uint32_t>(x); }
 inline float from_bits(std::uint32_t u) { return std::bit_cast<float>(u); }
 
-// Element i of a packed array: bit j of element i is bit i * width + j of a little-endian
-// bit stream (E2M1: element 0 in the low nibble; E3M2 / E2M3: four elements in three bytes).
-inline std::uint32_t element_code(const std::vector<std::uint8_t>& bytes, std::size_t i, int width) {
-  std::uint32_t code = 0;
-  for (int j = 0; j < width; ++j) {
-    const std::size_t k = i * std::size_t(width) + std::size_t(j);
-    code |= std::uint32_t((bytes.at(k / 8) >> (k % 8)) & 1u) << j;
-  }
-  return code;
-}
-inline std::vector<std::uint8_t> pack(const std::vector<std::uint32_t>& codes, int width) {
-  std::vector<std::uint8_t> bytes((codes.size() * std::size_t(width) + 7) / 8, 0);
-  for (std::size_t i = 0; i < codes.size(); ++i)
-    for (int j = 0; j < width; ++j)
-      if ((codes[i] >> j) & 1u) {
-        const std::size_t k = i * std::size_t(width) + std::size_t(j);
-        bytes[k / 8] = std::uint8_t(bytes[k / 8] | (1u << (k % 8)));
-      }
-  return bytes;
-}
+// The packed layout of 4- and 6-bit elements, from its definition.
+using test_support::pack_codes;
+using test_support::packed_code;
 
 // The scale code of a block by MPFR: 0xFF with a NaN or infinity, 0x00 for all zeros,
 // else floor: (exponent of max|x|) - emax; ceil: the smallest s with max|x| <= max * 2^s,

@@ -136,19 +136,7 @@ struct MismatchLog {
   }
 };
 
-const char* mode_name(Rounding mode) {
-  switch (mode) {
-    case Rounding::nearest_even: return "nearest_even";
-    case Rounding::nearest_away: return "nearest_away";
-    case Rounding::nearest_zero: return "nearest_zero";
-    case Rounding::toward_zero: return "toward_zero";
-    case Rounding::away_from_zero: return "away_from_zero";
-    case Rounding::up: return "up";
-    case Rounding::down: return "down";
-    case Rounding::odd: return "odd";
-    default: return "stochastic";
-  }
-}
+const char* mode_name(Rounding mode) { return rounding_name(mode).data(); }
 
 // quantize through the public entry point or the generic algorithm alone, into the
 // storage width of the format; `out` is reused between calls (no page faults per run).

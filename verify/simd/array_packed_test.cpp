@@ -1,7 +1,8 @@
 // Densely packed 4- and 6-bit arrays (softfloat::simd::quantize_packed / dequantize_packed).
 // The layout is pinned by hand-worked bytes; other lengths are compared with a bit
-// stream written independently here (reference_pack), one bit at a time. Codes come from
-// round_to_format(), the scalar routine verify/conversion checks against MPFR.
+// stream written independently, one bit at a time (verify/common/packed_bit_stream.hpp).
+// Codes come from round_to_format(), the scalar routine verify/conversion checks
+// against MPFR.
 #include <gtest/gtest.h>
 
 #include <bit>
@@ -13,22 +14,12 @@
 #include <vector>
 
 #include "softfloat/softfloat.hpp"
+#include "verify/common/packed_bit_stream.hpp"
 
 namespace softfloat {
 namespace {
 
-// Bit j of code i goes to bit i * width + j of the stream; bit k of the stream is bit
-// k % 8 of byte k / 8.
-std::vector<std::uint8_t> reference_pack(const std::vector<std::uint32_t>& codes, int width) {
-  std::vector<std::uint8_t> bytes((codes.size() * std::size_t(width) + 7) / 8, 0);
-  for (std::size_t i = 0; i < codes.size(); ++i)
-    for (int j = 0; j < width; ++j)
-      if ((codes[i] >> j) & 1u) {
-        const std::size_t k = i * std::size_t(width) + std::size_t(j);
-        bytes[k / 8] = std::uint8_t(bytes[k / 8] | (1u << (k % 8)));
-      }
-  return bytes;
-}
+using test_support::pack_codes;
 
 std::uint32_t scalar_code(float x, const Format& f) { return std::uint32_t(round_to_format(decode(x), f)); }
 std::uint32_t scalar_float_bits(std::uint32_t code, const Format& f) {
@@ -112,14 +103,14 @@ TEST(PackedLayout, PackedSize) {
   EXPECT_EQ(simd::packed_size(E3M2::format, 1001), 751u);  // 6006 bits = 750.75 bytes
 }
 
-// Every code, packed by reference_pack, unpacks to its scalar value and packs back to
+// Every code, packed by pack_codes, unpacks to its scalar value and packs back to
 // the same bytes (these formats have no NaN, so every code is its own value's code).
 TEST(PackedRoundTrip, EveryCode) {
   for (const Packed& p : kPacked) {
     const int width = p.format.total_bits();
     std::vector<std::uint32_t> codes;
     for (std::uint32_t c = 0; c < (1u << width); ++c) codes.push_back(c);
-    const std::vector<std::uint8_t> packed = reference_pack(codes, width);
+    const std::vector<std::uint8_t> packed = pack_codes(codes, width);
     std::vector<float> values(codes.size());
     simd::dequantize_packed(packed.data(), packed.size(), codes.size(), values.data(), p.format);
     for (std::uint32_t c : codes)
@@ -142,7 +133,7 @@ TEST(PackedLengths, MatchReferenceWithGuardBytes) {
       for (float& x : in) x = spread(rng) / float(1 << (rng() % 6));
       std::vector<std::uint32_t> codes(n);
       for (std::size_t i = 0; i < n; ++i) codes[i] = scalar_code(in[i], p.format);
-      const std::vector<std::uint8_t> expected = reference_pack(codes, width);
+      const std::vector<std::uint8_t> expected = pack_codes(codes, width);
       const std::size_t bytes = simd::packed_size(p.format, n);
       ASSERT_EQ(bytes, expected.size()) << p.name << " n " << n;
       constexpr std::size_t kGuard = 8;
