@@ -9,9 +9,11 @@
 #include "softfloat/decimal.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <charconv>
 #include <cmath>
 #include <stdexcept>
+#include <string>
 #include <vector>
 
 namespace softfloat {
@@ -58,6 +60,29 @@ class BigInt {
     }
     if (carry != 0) result.limbs_.push_back(carry);
     return result;
+  }
+  // Divides by `divisor` in place and returns the remainder.
+  std::uint32_t divide_small(std::uint32_t divisor) {
+    std::uint64_t remainder = 0;
+    for (std::size_t i = limbs_.size(); i-- > 0;) {
+      const std::uint64_t current = (remainder << 32) | limbs_[i];
+      limbs_[i] = std::uint32_t(current / divisor);
+      remainder = current % divisor;
+    }
+    trim();
+    return std::uint32_t(remainder);
+  }
+  // The decimal digits, most significant first ("0" for zero).
+  std::string to_decimal() const {
+    if (is_zero()) return "0";
+    BigInt rest = *this;
+    std::string reversed;
+    while (!rest.is_zero()) {
+      std::uint32_t chunk = rest.divide_small(1000000000u);
+      for (int i = 0; i < 9; ++i, chunk /= 10) reversed += char('0' + chunk % 10);
+    }
+    while (reversed.size() > 1 && reversed.back() == '0') reversed.pop_back();
+    return std::string(reversed.rbegin(), reversed.rend());
   }
   friend int compare(const BigInt& a, const BigInt& b) {
     if (a.limbs_.size() != b.limbs_.size()) return a.limbs_.size() < b.limbs_.size() ? -1 : 1;
@@ -303,7 +328,46 @@ std::string hexadecimal(const ExactValue& x) {
   return text;
 }
 
+// Beyond this binary exponent the exact decimal would take tens of thousands of
+// digits (and quadratic time); exact_decimal() gives the exact hexadecimal instead.
+// fp64 (2^-1074 .. 2^1024) and long double (2^-16445 .. 2^16384) stay well inside.
+constexpr int exact_decimal_exponent_limit = 20000;
+
 }  // namespace
+
+std::string exact_decimal(const ExactValue& x) {
+  switch (x.kind) {
+    case ValueClass::nan: return x.negative ? "-nan" : "nan";
+    case ValueClass::infinite: return x.negative ? "-inf" : "inf";
+    case ValueClass::zero: return x.negative ? "-0" : "0";
+    case ValueClass::finite: break;
+  }
+  if (x.sticky) throw std::invalid_argument("exact_decimal: the value is not exact (its sticky bit is set)");
+  if (x.significand == 0) return x.negative ? "-0" : "0";
+  if (x.exponent > exact_decimal_exponent_limit || x.exponent < -exact_decimal_exponent_limit) return hexadecimal(x);
+  // significand * 2^exponent with exponent < 0 is significand * 5^-exponent / 10^-exponent:
+  // an integer times a power of ten, so every binary fraction has a finite decimal.
+  const int trailing_zeros = std::countr_zero(x.significand);
+  BigInt digits(x.significand >> trailing_zeros);
+  const int exponent = x.exponent + trailing_zeros;
+  int exponent10 = 0;
+  if (exponent >= 0) {
+    digits = digits.shifted_left(exponent);
+  } else {
+    for (int fives = -exponent; fives > 0; fives -= 13) {
+      static constexpr std::uint32_t powers_of_five[] = {1, 5, 25, 125, 625, 3125, 15625, 78125, 390625,
+                                                         1953125, 9765625, 48828125, 244140625, 1220703125};
+      digits.multiply_add(powers_of_five[std::min(fives, 13)], 0);
+    }
+    exponent10 = exponent;
+  }
+  Scientific s;
+  s.digits = digits.to_decimal();
+  s.exponent10 = exponent10 + int(s.digits.size()) - 1;
+  return render(x.negative, s);
+}
+
+std::string exact_decimal(std::uint64_t code, const Format& format) { return exact_decimal(decode(code, format)); }
 
 std::string shortest_decimal(std::uint64_t code, const Format& format) {
   const ExactValue x = decode(code, format);

@@ -1,6 +1,7 @@
 // Reading and writing numbers as text: parse<F>() rounds a decimal or hexadecimal
 // string exactly (never through double), to_string() and operator<< print the
-// shortest decimal that parse<F>() reads back to the same bits.
+// shortest decimal that parse<F>() reads back to the same bits, exact_decimal() the
+// value's full decimal expansion.
 #pragma once
 
 #include <cstdint>
@@ -36,6 +37,17 @@ constexpr int exponent_limit(const Format& format) {
 // printed). Where a value lies outside the range of long double (formats with huge
 // biases) the text is the exact hexadecimal float instead.
 std::string shortest_decimal(std::uint64_t code, const Format& format);
+
+// The exact decimal value of `code` in `format`: every binary fraction has a finite
+// decimal expansion, so nothing is rounded (bf16 0.1 is "0.10009765625", fp16 0.1 is
+// "0.0999755859375"). Same notation as shortest_decimal(): plain for decimal exponents
+// in [-5, 16], else "d.ddde-XX"; "nan", "inf", "-0" as there. Values beyond 2^+-20000
+// (formats with huge biases) would need tens of thousands of digits and are given as
+// the exact hexadecimal float instead.
+std::string exact_decimal(std::uint64_t code, const Format& format);
+// The same for a decoded value; throws std::invalid_argument if `value` is not exact
+// (its sticky bit is set).
+std::string exact_decimal(const ExactValue& value);
 
 template <FloatType F>
 F parse(std::string_view text, Rounding mode = Rounding::nearest_even) {

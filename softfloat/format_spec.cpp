@@ -83,6 +83,12 @@ std::vector<std::string_view> split(std::string_view text, char separator) {
 
 }  // namespace
 
+std::vector<std::string_view> named_format_specs() {
+  std::vector<std::string_view> specs;
+  for (const auto& named : named_formats) specs.push_back(named.name);
+  return specs;
+}
+
 std::string_view specials_name(Specials specials) {
   switch (specials) {
     case Specials::ieee: return "ieee";

@@ -17,6 +17,7 @@
 
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "softfloat/format.hpp"
 
@@ -28,6 +29,10 @@ Format parse_format(std::string_view spec);
 // The shortest spec that parse_format() reads back to `format`: the contract's name
 // where there is one, else eXmY with the options it needs.
 std::string format_name(const Format& format);
+
+// The contract's named specs ("fp32", "fp64", "bf16", ..., "p3109_8p7"): what
+// parse_format() accepts without options, in the order format_name() prefers them.
+std::vector<std::string_view> named_format_specs();
 
 // "ieee", "fn", "finite", "fnuz" or "p3109".
 std::string_view specials_name(Specials specials);

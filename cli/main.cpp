@@ -1,0 +1,60 @@
+// softfloat: the command line of the library. Subcommands:
+//
+//   softfloat formats [SPEC...]                    limits and conventions of formats
+//   softfloat encode SPEC VALUE [--round MODE]     a number rounded to a format, in full
+//   softfloat decode SPEC 0xBITS                   a code of a format, in full
+//   softfloat demo NAME [--csv FILE] [--plot FILE] the precision experiments
+//
+// Exit status: 0 on success, 2 for a bad command line (unknown format, bad number,
+// bad option), 1 when the work itself fails (a file cannot be written, a plot cannot
+// be drawn). Every error is one line on stderr saying what was wrong and what is
+// accepted.
+#include <CLI/CLI.hpp>
+
+#include <iostream>
+#include <stdexcept>
+#include <string>
+
+#include "cli/commands.hpp"
+
+namespace {
+
+// "softfloat encode" for the deepest subcommand the parser reached.
+std::string command_path(const CLI::App& app) {
+  std::string path = app.get_name();
+  const CLI::App* current = &app;
+  while (true) {
+    const auto selected = current->get_subcommands();
+    if (selected.empty()) return path;
+    current = selected.front();
+    path += " " + current->get_name();
+  }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app("Exact low-precision floating point: formats, encodings and precision experiments", "softfloat");
+  app.footer("Formats use the spec grammar of parse_format(): fp32 fp64 bf16 fp16 tf32 e5m2 e4m3 e3m2 e2m3 "
+             "e2m1 e8m0 e4m3fnuz e5m2fnuz p3109_8p1..p3109_8p7, or eXmY with options :ieee :fn :finite :fnuz "
+             ":unsigned :nozero :bias=N (e6m9:bias=31).");
+  softfloat::cli::add_formats_command(app);
+  softfloat::cli::add_encode_command(app);
+  softfloat::cli::add_decode_command(app);
+  softfloat::cli::add_demo_commands(app);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& error) {
+    if (error.get_exit_code() == 0) return app.exit(error);  // --help
+    std::cerr << "softfloat: " << error.what() << " (see '" << command_path(app) << " --help')\n";
+    return 2;
+  } catch (const std::invalid_argument& error) {
+    std::cerr << "softfloat: " << error.what() << '\n';
+    return 2;
+  } catch (const std::exception& error) {
+    std::cerr << "softfloat: " << error.what() << '\n';
+    return 1;
+  }
+  if (app.get_subcommands().empty()) std::cout << app.help();
+  return 0;
+}

@@ -1,0 +1,64 @@
+// Formatting measured quantities for tables and CSV files.
+#include "cli/number_text.hpp"
+
+#include <bit>
+#include <cstdio>
+
+#include "softfloat/decimal.hpp"
+#include "softfloat/round_to_format.hpp"
+
+namespace softfloat::cli {
+
+std::string significant(double value, int digits) {
+  char text[64];
+  std::snprintf(text, sizeof text, "%.*g", digits, value);
+  return text;
+}
+
+std::string csv_number(double value) {
+  char text[64];
+  std::snprintf(text, sizeof text, "%.17g", value);
+  return text;
+}
+
+std::string percent(double fraction, int digits) {
+  if (fraction == 0) return "0%";
+  return significant(100 * fraction, digits) + "%";
+}
+
+double to_double(const ExactValue& value) {
+  return std::bit_cast<double>(round_to_format(value, binary64_format));
+}
+
+std::string compact_exact(const ExactValue& value, std::size_t max_length) {
+  const std::string exact = exact_decimal(value);
+  if (exact.size() <= max_length || value.kind != ValueClass::finite || value.sticky) return exact;
+  if (std::popcount(value.significand) <= 3) {
+    std::string text = value.negative ? "-(" : "";
+    for (int bit = 63; bit >= 0; --bit)
+      if ((value.significand >> bit) & 1) {
+        const int exponent = value.exponent + bit;
+        if (text.size() > 2 || (!value.negative && !text.empty())) text += " + ";
+        if (exponent == 0) {
+          text += '1';
+        } else {
+          text += "2^";
+          text += std::to_string(exponent);
+        }
+      }
+    return value.negative ? text + ")" : text;
+  }
+  std::string approximate = "~";  // built with += : g++ 12 warns falsely (-Wrestrict) on "~" + string
+  approximate += significant(to_double(value), 10);
+  return approximate;
+}
+
+std::string power_of_two_or_decimal(const ExactValue& value) {
+  if (value.kind == ValueClass::finite && !value.sticky && std::has_single_bit(value.significand)) {
+    const int exponent = value.exponent + std::countr_zero(value.significand);
+    return std::string(value.negative ? "-" : "") + "2^" + std::to_string(exponent);
+  }
+  return exact_decimal(value);
+}
+
+}  // namespace softfloat::cli

@@ -1,0 +1,25 @@
+// Options shared by the subcommands: formats by the spec grammar of parse_format(),
+// rounding modes by the names of softfloat::Rounding's enumerators (parse_rounding()).
+#pragma once
+
+#include <CLI/CLI.hpp>
+
+#include <string>
+#include <string_view>
+
+#include "softfloat/format.hpp"
+#include "softfloat/rounding.hpp"
+
+namespace softfloat::cli {
+
+// Every rounding name (softfloat::rounding_name of each mode), comma-separated, for
+// help texts.
+std::string rounding_names();
+
+// A validator that accepts what parse_format() accepts and reports its message.
+CLI::Validator format_spec_validator();
+
+// --round MODE, bound to `mode` (which keeps its value when the option is absent).
+CLI::Option* add_rounding_option(CLI::App& command, Rounding& mode);
+
+}  // namespace softfloat::cli

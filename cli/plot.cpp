@@ -1,0 +1,68 @@
+// Finding and running the plot scripts.
+#include "cli/plot.hpp"
+
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <stdexcept>
+#include <vector>
+
+extern char** environ;
+
+namespace softfloat::cli {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string environment(const char* name) {
+  const char* value = std::getenv(name);
+  return value ? value : "";
+}
+
+fs::path find_script(const std::string& script) {
+  std::vector<fs::path> candidates;
+  if (const auto dir = environment("SOFTFLOAT_SCRIPTS_DIR"); !dir.empty()) candidates.emplace_back(dir);
+  std::error_code error;
+  const fs::path executable = fs::read_symlink("/proc/self/exe", error);
+  if (!error) candidates.push_back(executable.parent_path() / SOFTFLOAT_INSTALLED_SCRIPTS_RELATIVE);
+  candidates.emplace_back(SOFTFLOAT_SOURCE_SCRIPTS_DIR);
+  for (const auto& dir : candidates)
+    if (fs::exists(dir / script, error)) return dir / script;
+  std::string searched;
+  for (const auto& dir : candidates) (searched += searched.empty() ? "" : ", ") += dir.string();
+  throw std::runtime_error("cannot find the plot script " + script + " (searched " + searched +
+                           "; set SOFTFLOAT_SCRIPTS_DIR to the folder that holds it)");
+}
+
+}  // namespace
+
+void check_plot_path(const std::string& output) {
+  const std::string extension = fs::path(output).extension().string();
+  if (extension != ".svg" && extension != ".png")
+    throw std::invalid_argument("--plot: '" + output + "' must end in .svg or .png");
+}
+
+void draw_plot(const std::string& script, const std::string& csv, const std::string& output) {
+  const fs::path script_path = find_script(script);
+  std::string python = environment("SOFTFLOAT_PYTHON");
+  if (python.empty()) python = SOFTFLOAT_PYTHON;
+  if (::access(python.c_str(), X_OK) != 0)
+    throw std::runtime_error("cannot draw the plot: " + python +
+                             " is missing (the plots need Debian's python3 with python3-matplotlib)");
+  std::vector<std::string> arguments = {python, script_path.string(), csv, output};
+  std::vector<char*> argv;
+  for (auto& argument : arguments) argv.push_back(argument.data());
+  argv.push_back(nullptr);
+  pid_t child = 0;
+  if (posix_spawn(&child, python.c_str(), nullptr, nullptr, argv.data(), environ) != 0)
+    throw std::runtime_error("cannot draw the plot: cannot start " + python);
+  int status = 0;
+  if (waitpid(child, &status, 0) < 0 || !WIFEXITED(status) || WEXITSTATUS(status) != 0)
+    throw std::runtime_error("the plot script " + script_path.string() + " failed" +
+                             (WIFEXITED(status) ? " (exit " + std::to_string(WEXITSTATUS(status)) + ")" : ""));
+}
+
+}  // namespace softfloat::cli

@@ -1,0 +1,20 @@
+// Figures: the plot scripts (scripts/plot_*.py, matplotlib) run under Debian's
+// /usr/bin/python3, which is where python3-matplotlib installs.
+#pragma once
+
+#include <string>
+
+namespace softfloat::cli {
+
+// Checks that `output` ends in .svg or .png; throws std::invalid_argument if not.
+void check_plot_path(const std::string& output);
+
+// Runs `python3 <scripts>/<script> <csv> <output>`. The scripts directory is
+// $SOFTFLOAT_SCRIPTS_DIR if set, else the installed share/softfloat/scripts next to
+// the executable, else the source tree's scripts/. The interpreter is
+// $SOFTFLOAT_PYTHON if set, else /usr/bin/python3 (CMake's SOFTFLOAT_PYTHON). Throws
+// std::runtime_error saying what is missing if the script or the interpreter cannot
+// be found or the script fails.
+void draw_plot(const std::string& script, const std::string& csv, const std::string& output);
+
+}  // namespace softfloat::cli

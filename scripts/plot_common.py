@@ -1,0 +1,41 @@
+"""Shared pieces of the plot scripts (scripts/plot_*.py): reading the CSV that
+`softfloat demo NAME --csv FILE` writes, and saving a figure as SVG or PNG.
+
+The scripts run under Debian's /usr/bin/python3, where python3-matplotlib installs;
+`softfloat demo NAME --plot FILE` calls them as
+    /usr/bin/python3 scripts/plot_NAME.py DATA.csv FIGURE.svg|FIGURE.png
+"""
+import csv
+import sys
+
+
+def load_pyplot():
+    """matplotlib.pyplot with a file-only backend, or exit 3 with one line saying what to install."""
+    try:
+        import matplotlib
+    except ImportError:
+        sys.exit(f"{sys.argv[0]}: matplotlib is not installed for {sys.executable} "
+                 "(Debian: apt-get install python3-matplotlib)")
+    matplotlib.use("Agg")
+    matplotlib.rcParams["svg.hashsalt"] = "softfloat"  # reproducible SVG element ids
+    import matplotlib.pyplot as plt
+    return plt
+
+
+def arguments():
+    """(csv path, figure path) from the command line."""
+    if len(sys.argv) != 3 or not sys.argv[2].endswith((".svg", ".png")):
+        sys.exit(f"usage: {sys.argv[0]} DATA.csv FIGURE.svg|FIGURE.png")
+    return sys.argv[1], sys.argv[2]
+
+
+def read_rows(path):
+    """The CSV's rows as dicts keyed by the header's column names."""
+    with open(path, newline="") as file:
+        return list(csv.DictReader(file))
+
+
+def save(figure, path):
+    # A fixed date keeps SVG output identical from run to run.
+    metadata = {"Date": None} if path.endswith(".svg") else {}
+    figure.savefig(path, dpi=150, bbox_inches="tight", metadata=metadata)

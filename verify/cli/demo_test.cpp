@@ -1,0 +1,95 @@
+// softfloat demo: each experiment with small sizes prints its tables and writes its
+// CSV; --plot draws a figure through /usr/bin/python3 and matplotlib, and says so
+// clearly when the interpreter is missing.
+#include <sys/stat.h>
+
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "verify/cli/cli_test_support.hpp"
+
+namespace softfloat::cli_test {
+namespace {
+
+std::string first_line(const std::string& text) { return text.substr(0, text.find('\n')); }
+
+std::size_t file_size(const std::string& path) {
+  struct stat info {};
+  return ::stat(path.c_str(), &info) == 0 ? std::size_t(info.st_size) : 0;
+}
+
+TEST(CliDemo, VanishingUpdatesTablesAndCsv) {
+  const std::string csv = scratch_path("vanishing.csv");
+  const CommandResult r = run_cli("demo vanishing-updates --steps 100 --csv '" + csv + "'");
+  ASSERT_EQ(r.status, 0) << r.err;
+  // bf16: 1 + 0.001 is 1; the smallest u is 2^-8 + 2^-15 = 0.003936767578125.
+  EXPECT_EQ(row(r.out, "bf16"), (std::vector<std::string>{"bf16", "7", "2^-8", "0.003936767578125", "1.0078125",
+                                                          "0.00099945068359375", "1"}))
+      << r.out;
+  const std::string data = read_file(csv);
+  std::remove(csv.c_str());
+  EXPECT_EQ(first_line(data), "update,weights,step,loss");
+  EXPECT_NE(data.find("\nplain,bf16,0,"), std::string::npos);
+  EXPECT_NE(data.find("\nfp32,fp32,100,"), std::string::npos);
+}
+
+TEST(CliDemo, GradientUnderflowTablesAndCsv) {
+  const std::string csv = scratch_path("gradients.csv");
+  const CommandResult r =
+      run_cli("demo gradient-underflow --samples 2000 --steps 20 --batch 64 --max-scale 8 --csv '" + csv + "'");
+  ASSERT_EQ(r.status, 0) << r.err;
+  // The first table: 1e-8 in each format (the gradient table's rows come later).
+  EXPECT_EQ(row(r.out, "fp16"), (std::vector<std::string>{"fp16", "2^-24", "0", "-100%"})) << r.out;
+  EXPECT_EQ(row(r.out, "bf16"), (std::vector<std::string>{"bf16", "2^-133", "1.001171767711639404296875e-08", "+0.1172%"}));
+  const std::string data = read_file(csv);
+  std::remove(csv.c_str());
+  EXPECT_EQ(first_line(data), "kind,format,step,log2_scale,survived,flushed_to_zero,overflowed");
+  EXPECT_NE(data.find("\nstatic,e4m3,,8,"), std::string::npos);
+  EXPECT_NE(data.find("\ndynamic,fp16,19,"), std::string::npos);
+}
+
+TEST(CliDemo, AccumulationTablesAndCsv) {
+  const std::string csv = scratch_path("accumulation.csv");
+  const CommandResult r = run_cli("demo accumulation --terms 1000 --trials 2 --seed 3 --csv '" + csv + "'");
+  ASSERT_EQ(r.status, 0) << r.err;
+  // 1000 copies of 1e-4: bf16 stalls at 2^-5 = 0.03125 after 273 terms (replayed with
+  // MPFR in verify/experiments).
+  const std::vector<std::string> bf16 = row(r.out, "bf16");
+  ASSERT_EQ(bf16.size(), 5u) << r.out;
+  EXPECT_EQ(bf16[1], "0.03125");
+  EXPECT_EQ(bf16[4], "273");
+  const std::string data = read_file(csv);
+  std::remove(csv.c_str());
+  EXPECT_EQ(first_line(data), "workload,accumulator,terms,relative_error");
+  EXPECT_NE(data.find("\nconstant 1e-4,bf16 + kahan,1000,"), std::string::npos);
+  EXPECT_NE(data.find("\ndot,fp16,1000,"), std::string::npos);
+}
+
+bool matplotlib_available() {
+  return std::system("'" SOFTFLOAT_PYTHON "' -c 'import matplotlib' >/dev/null 2>&1") == 0;
+}
+
+TEST(CliDemo, PlotWritesTheFigure) {
+  if (!matplotlib_available()) GTEST_SKIP() << SOFTFLOAT_PYTHON " cannot import matplotlib (python3-matplotlib)";
+  // SVG, the README's figures; PNG goes through the same script and backend.
+  const std::string figure = scratch_path("accumulation.svg");
+  const CommandResult r = run_cli("demo accumulation --terms 100 --trials 1 --plot '" + figure + "'");
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(read_file(figure).rfind("<?xml", 0), 0u);
+  EXPECT_GT(file_size(figure), 1000u);
+  EXPECT_NE(r.out.find("wrote " + figure), std::string::npos);
+  std::remove(figure.c_str());
+}
+
+TEST(CliDemo, PlotWithoutPythonFailsClearly) {
+  const std::string figure = scratch_path("never.png");
+  const CommandResult r =
+      run_cli("demo accumulation --terms 10 --trials 1 --plot '" + figure + "'", "SOFTFLOAT_PYTHON=/nonexistent/python3");
+  EXPECT_EQ(r.status, 1);
+  EXPECT_EQ(r.err, "softfloat: cannot draw the plot: /nonexistent/python3 is missing (the plots need Debian's "
+                   "python3 with python3-matplotlib)\n");
+}
+
+}  // namespace
+}  // namespace softfloat::cli_test

@@ -1,0 +1,65 @@
+// Bad command lines: each gives exit status 2 and exactly one line on stderr that
+// says what was wrong and what is accepted, and nothing on stdout. --help works for
+// every subcommand.
+#include <algorithm>
+#include <string>
+
+#include "verify/cli/cli_test_support.hpp"
+
+namespace softfloat::cli_test {
+namespace {
+
+void expect_one_line_error(const std::string& arguments, const std::string& says) {
+  SCOPED_TRACE("softfloat " + arguments);
+  const CommandResult r = run_cli(arguments);
+  EXPECT_EQ(r.status, 2);
+  EXPECT_EQ(r.out, "");
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+  EXPECT_EQ(r.err.rfind("softfloat: ", 0), 0u) << r.err;
+  EXPECT_NE(r.err.find(says), std::string::npos) << r.err;
+}
+
+TEST(CliErrors, BadFormats) {
+  expect_one_line_error("encode e9m9x 1", "expected a named format (fp32 fp64 bf16");
+  expect_one_line_error("decode bogus 0x00", "unknown format 'bogus'");
+  expect_one_line_error("formats e4m0", "IEEE-style format needs at least one mantissa bit");
+  expect_one_line_error("encode e4m3:bias=x 1", "the bias must be an integer");
+  expect_one_line_error("demo accumulation --formats fp17", "invalid format spec 'fp17'");
+}
+
+TEST(CliErrors, BadNumbersAndCodes) {
+  expect_one_line_error("encode bf16 abc", "cannot parse 'abc' as a number: expected digits");
+  expect_one_line_error("encode bf16 1.2.3", "more than one decimal point");
+  expect_one_line_error("decode e4m3 0x1ff", "does not fit in the 8 bits of e4m3 (largest 0xff)");
+  expect_one_line_error("decode e4m3 255", "expected 0x<hex digits> or 0b<binary digits>");
+  expect_one_line_error("decode e4m3 0xfg", "'g' is not a hexadecimal digit");
+}
+
+TEST(CliErrors, BadOptionsAndArguments) {
+  expect_one_line_error("encode e4m3 1 --round nearest", "accepted: nearest_even, nearest_away");
+  expect_one_line_error("encode e4m3 1 --bogus", "--bogus");
+  expect_one_line_error("encode e4m3", "VALUE is required");
+  expect_one_line_error("encode e4m3 1 2", "not expected: 2");
+  expect_one_line_error("demo", "name an experiment: accumulation, gradient-underflow, vanishing-updates");
+  expect_one_line_error("demo nonsense", "unknown experiment 'nonsense'; expected accumulation");
+  expect_one_line_error("demo accumulation --plot figure.pdf", "must end in .svg or .png");
+  expect_one_line_error("demo accumulation --terms 0", "--terms");
+  expect_one_line_error("demo vanishing-updates --learning-rate -1", "--learning-rate");
+  expect_one_line_error("nonsense", "nonsense");
+}
+
+TEST(CliHelp, EverySubcommand) {
+  for (const char* command : {"", "formats", "encode", "decode", "demo", "demo vanishing-updates",
+                              "demo gradient-underflow", "demo accumulation"}) {
+    SCOPED_TRACE(command);
+    const CommandResult r = run_cli(std::string(command) + " --help");
+    EXPECT_EQ(r.status, 0);
+    EXPECT_NE(r.out.find("Usage:"), std::string::npos) << r.out;
+    EXPECT_EQ(r.err, "");
+  }
+  // The rounding names appear in encode's help, spelled as the enumerators.
+  EXPECT_NE(run_cli("encode --help").out.find("stochastic_equal"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace softfloat::cli_test
