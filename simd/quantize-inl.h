@@ -184,9 +184,11 @@ HWY_INLINE VU QuantizeVector(const QuantizeConstants& c, VU u, VU random) {
     // round_to_format's rule: away from zero iff random < F, the first 32 bits of the
     // discarded fraction (sig's low full_shift bits, left-aligned; for full_shift > 32
     // all of sig lies further down). Equal probabilities: iff inexact and the low
-    // random bit is set, i.e. iff (random & 1) ^ 1 < 1.
+    // random bit is set, i.e. iff (random & 1) ^ 1 < 1. Both shift amounts are kept in
+    // [0, 31] for the lanes whose result the select discards too: a larger one is
+    // undefined behaviour on HWY_SCALAR.
     const VU fraction = hn::IfThenElse(hn::Lt(full_shift, hn::Set(du, 33u)),
-                                       hn::Shl(sig, hn::Sub(hn::Set(du, 32u), full_shift)),
+                                       hn::Shl(sig, hn::Sub(hn::Set(du, 32u), hn::Min(full_shift, hn::Set(du, 32u)))),
                                        hn::Shr(sig, hn::Min(hn::Sub(full_shift, hn::Set(du, 32u)), hn::Set(du, 31u))));
     const VU inexact = hn::VecFromMask(du, hn::Ne(hn::And(sig, below_quantum), hn::Zero(du)));
     const bool equal = c.stochastic == 2;
