@@ -137,17 +137,27 @@ void for_each_counter_block(std::size_t n, const RandomStream& random, Rounding 
   }
 }
 
-template <class Code>
-void quantize_generic_impl(const float* in, std::size_t n, Code* out, const Format& format, Rounding mode,
-                           Overflow policy, const RandomStream& random) {
+// The generic algorithm through `convert`, a per-target entry point (the dispatched
+// one, or one target's for the tests), in pieces that share their counters' high half.
+template <class Code, class Convert>
+void quantize_through(Convert convert, const float* in, std::size_t n, Code* out, const Format& format,
+                      Rounding mode, Overflow policy, const RandomStream& random) {
   if (n == 0) return;
   if (is_fp32(format) && sizeof(Code) == 4) return copy_fp32(in, n, out, policy);
   if (!quantize_supported(format, mode)) return quantize_scalar_loop(in, n, out, format, mode, policy, random);
   ScopedDefaultFloatEnvironment environment;
   for_each_counter_block(n, random, mode, [&](std::size_t begin, std::size_t end) {
-    dispatch_quantize(in + begin, end - begin, out + begin,
-                      quantize_constants(format, mode, policy, advanced(random, begin)));
+    convert(in + begin, end - begin, out + begin, quantize_constants(format, mode, policy, advanced(random, begin)));
   });
+}
+
+template <class Code>
+void quantize_generic_impl(const float* in, std::size_t n, Code* out, const Format& format, Rounding mode,
+                           Overflow policy, const RandomStream& random) {
+  const auto dispatched = [](const float* i, std::size_t count, Code* o, const QuantizeConstants& c) {
+    dispatch_quantize(i, count, o, c);
+  };
+  quantize_through(dispatched, in, n, out, format, mode, policy, random);
 }
 
 template <class Code>
@@ -285,15 +295,7 @@ bool quantize_on(const Table& table, std::int64_t target, const float* in, std::
                  const Format& format, Rounding mode, Overflow policy, const RandomStream& random) {
   const int index = table_index(target);
   if (index < 0) return false;
-  if (n == 0) return true;
-  if ((is_fp32(format) && sizeof(Code) == 4) || !quantize_supported(format, mode)) {
-    quantize_generic_impl(in, n, out, format, mode, policy, random);  // no per-target code involved
-    return true;
-  }
-  ScopedDefaultFloatEnvironment environment;
-  for_each_counter_block(n, random, mode, [&](std::size_t begin, std::size_t end) {
-    table[index](in + begin, end - begin, out + begin, quantize_constants(format, mode, policy, advanced(random, begin)));
-  });
+  quantize_through(table[index], in, n, out, format, mode, policy, random);
   return true;
 }
 
