@@ -24,6 +24,13 @@ class CodeMatrix {
     return static_cast<const std::uint8_t*>(operand_.codes) + row * operand_.ld * operand_.code_bytes;
   }
 
+  // The same matrix from column `column` on (a part of the columns for one thread).
+  CodeMatrix from_column(std::size_t column) const {
+    detail::MatmulOperand part = operand_;
+    part.codes = row_codes(0) + column * operand_.code_bytes;
+    return CodeMatrix(part);
+  }
+
   // out[0, count) = the values of codes (row, column .. column + count - 1).
   void decode_row(std::size_t row, std::size_t column, std::size_t count, float* out) const;
   // The values of all 256 byte codes, table[c] = float(F::from_bits(c)): the decoding

@@ -1,13 +1,16 @@
 // The public matmul entry point (softfloat/matmul.hpp): argument checks, the choice of
 // path for the sum S (the blocked GEMM, the matrix-vector loop or the general
 // accumulator), and the alpha / beta epilogue in fp32.
+#include <atomic>
 #include <cstdint>
 #include <limits>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
+#include "matmul/bf16_dot.hpp"
 #include "matmul/code_matrix.hpp"
+#include "matmul/column_parts.hpp"
 #include "matmul/paths.hpp"
 #include "simd/float_environment.hpp"
 #include "softfloat/format_spec.hpp"
@@ -72,15 +75,38 @@ void check_arguments(const detail::MatmulOperand& a, const detail::MatmulOperand
   }
 }
 
-// S into s (row stride lds) by the path that the accumulator and the shape call for.
+std::atomic<MatmulSummation> summation_setting{MatmulSummation::fastest};
+
+// S into s (row stride lds) by the path that the accumulator, the shape and the
+// summation setting call for; the fp32 paths split the columns among threads.
 void compute_sum(const matmul_detail::CodeMatrix& a, const matmul_detail::CodeMatrix& b, float* s, std::size_t lds,
                  std::size_t m, std::size_t n, std::size_t k, const Format& accumulator) {
-  if (!(accumulator == binary32_format)) return matmul_detail::accumulate_exact(a, b, s, lds, m, n, k, accumulator);
-  if (m == 1) return matmul_detail::matvec_fp32(a, b, s, n, k);
-  matmul_detail::gemm_fp32(a, b, s, lds, m, n, k);
+  namespace md = matmul_detail;
+  if (!(accumulator == binary32_format)) return md::accumulate_exact(a, b, s, lds, m, n, k, accumulator);
+  const bool pairs_allowed = summation_setting.load() == MatmulSummation::fastest;
+  const double multiply_adds = double(m) * double(n) * double(k);
+  if (m == 1) {
+    return md::for_column_parts(n, 64, multiply_adds, [&](std::size_t begin, std::size_t end) {
+      md::matvec_fp32(a, b.from_column(begin), s + begin, end - begin, k, pairs_allowed);
+    });
+  }
+  const bool pairs = pairs_allowed && k > 0 && md::bf16_dot_supported() &&
+                     md::pairs_are_exact(md::operand_fit(a, m, k), md::operand_fit(b, k, n), k);
+  md::for_column_parts(n, 64, multiply_adds, [&](std::size_t begin, std::size_t end) {
+    const md::CodeMatrix part = b.from_column(begin);
+    if (pairs) return md::gemm_bf16_dot(a, part, s + begin, lds, m, end - begin, k);
+    md::gemm_fp32(a, part, s + begin, lds, m, end - begin, k);
+  });
 }
 
 }  // namespace
+
+void set_matmul_summation(MatmulSummation summation) {
+  if (summation != MatmulSummation::fastest && summation != MatmulSummation::in_order)
+    fail("set_matmul_summation: unknown summation " + std::to_string(int(summation)));
+  summation_setting.store(summation);
+}
+MatmulSummation matmul_summation() { return summation_setting.load(); }
 
 namespace detail {
 

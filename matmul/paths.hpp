@@ -14,8 +14,10 @@ namespace softfloat::matmul_detail {
 // Acc = FP32: the blocked, packed GEMM on the dispatched Highway target.
 void gemm_fp32(const CodeMatrix& a, const CodeMatrix& b, float* s, std::size_t lds, std::size_t m, std::size_t n,
                std::size_t k);
-// Acc = FP32, m = 1: the matrix-vector path, decoding B inside its loop.
-void matvec_fp32(const CodeMatrix& a, const CodeMatrix& b, float* s, std::size_t n, std::size_t k);
+// Acc = FP32, m = 1: the matrix-vector path, decoding B inside its loop; by pairs of
+// products (bf16_dot.hpp) when `pairs_allowed` and the rule holds.
+void matvec_fp32(const CodeMatrix& a, const CodeMatrix& b, float* s, std::size_t n, std::size_t k,
+                 bool pairs_allowed);
 // Any accumulator format: one running sum per element in k order, each step one
 // fused multiply-add rounded to `accumulator` by round_to_format().
 void accumulate_exact(const CodeMatrix& a, const CodeMatrix& b, float* s, std::size_t lds, std::size_t m,

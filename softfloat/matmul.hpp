@@ -14,19 +14,38 @@
 // p = 0 .. k-1 of a_ip * b_pj is then formed in k order, as one hardware accumulator
 // register would see it:
 //
-//   Acc = FP32 (the default; the fast path): c = +0, then c = fma(a_ip, b_pj, c) for
-//     p = 0, 1, ..., k-1, one fp32 fused multiply-add per step, rounded to nearest
-//     even. The blocked GEMM carries the running sum through memory from one depth
-//     block to the next and the matrix-vector path (m = 1) runs the same chain, so
-//     the result is this chain whatever the block sizes and shape: on targets with
-//     FMA (AVX2, AVX-512) it equals, bit for bit, the general definition below with
-//     Acc = FP32. On targets without FMA (SSSE3, SSE4, the scalar fallback) each
-//     step is a product rounded to fp32 and then a sum rounded to fp32, which gives
-//     the same bits whenever fp32 holds every product exactly: always for FP16 and
-//     the FP8 / FP6 / FP4 element formats (E5M2, E4M3, E3M2, E2M3, E2M1, the fnuz
-//     variants) in any pair, whose products have at most 22 significant bits and lie
-//     between 2^-48 and 2^32; for BF16 and TF32 inputs unless a product leaves fp32's
-//     normal range; for FP32 inputs only when the product fits in 24 bits.
+//   Acc = FP32 (the default; the fast paths), summation MatmulSummation::in_order:
+//     c = +0, then c = fma(a_ip, b_pj, c) for p = 0, 1, ..., k-1, one fp32 fused
+//     multiply-add per step, rounded to nearest even. The blocked GEMM carries the
+//     running sum through memory from one depth block to the next and the
+//     matrix-vector path (m = 1) runs the same chain, so the result is this chain
+//     whatever the block sizes, shape and thread count: on targets with FMA (AVX2,
+//     AVX-512) it equals, bit for bit, the general definition below with Acc = FP32.
+//     On targets without FMA (SSSE3, SSE4, the scalar fallback) each step is a product
+//     rounded to fp32 and then a sum rounded to fp32, which gives the same bits
+//     whenever fp32 holds every product exactly: always for FP16 and the FP8 / FP6 /
+//     FP4 element formats (E5M2, E4M3, E3M2, E2M3, E2M1, the fnuz variants) in any
+//     pair, whose products have at most 22 significant bits and lie between 2^-48 and
+//     2^32; for BF16 and TF32 inputs unless a product leaves fp32's normal range; for
+//     FP32 inputs only when the product fits in 24 bits.
+//   Acc = FP32, summation MatmulSummation::fastest (the default): the same chain,
+//     except where the CPU has the bf16 dot-product instruction (AVX512-BF16
+//     vdpbf16ps) and every input value is a bf16 value in a range where that
+//     instruction is exact per product (the rule below, "pairs of products"): then
+//     c = +0 and, for each pair p = 2t, 2t + 1 (a zero product pads an odd k), c
+//     receives both products a_ip * b_pj, each exact in fp32, with one fp32 rounding
+//     to nearest even per product, in the order the instruction adds them. The result
+//     is the same chain up to the order within each pair, so it obeys the same error
+//     bound; it is not bit-identical to the in-order chain, nor promised across CPUs.
+//     Pairs of products (matmul/bf16_dot.hpp): every finite input value has at most 8
+//     significant bits and an fp32 exponent, each nonzero product is a multiple of a
+//     power of two >= 2^-126 (so no partial sum is ever an fp32 subnormal, which the
+//     instruction would flush), and k times the largest product stays below 2^127 (so
+//     no partial sum overflows in one order and not in the other). E4M3, E5M2, E3M2,
+//     E2M3, E2M1 and their mixes always qualify; BF16 inputs qualify when their values
+//     do (the call looks at them: tiny or huge BF16 values keep the in-order chain).
+//     Infinities and NaNs keep their IEEE meaning either way (a NaN may carry another
+//     payload).
 //   Any other Acc (BF16, FP16, E5M2, FP64, ...): c = +0, then c = round(a_ip * b_pj + c)
 //     for p = 0, 1, ..., k-1, where the product and the sum are exact and round() is
 //     round_to_format() to Acc, nearest even, the format's overflow rule: one fused
@@ -46,13 +65,17 @@
 //               nearest even. alpha == 1 and beta == 1 make their products exact, so
 //               C = S + C with one rounding.
 //
-// Paths (all on the calling thread): Acc = FP32 with m = 1 takes a matrix-vector loop
-// that decodes B as it reads it (a one-byte format reads a quarter of fp32's bytes);
-// other shapes a cache-blocked GEMM that decodes packed panels of A and B to fp32 once
-// and runs a Highway FMA micro-kernel, dispatched at run time to the CPU's best
-// instruction set; any other Acc a scalar loop over the one rounding routine. Codes
-// are one per element, in the low bits (E2M1 in the low nibble of a byte; the dense
-// layouts of simd::quantize_packed are not read here). C must not overlap A or B.
+// Paths: Acc = FP32 with m = 1 takes a matrix-vector loop that decodes B as it reads
+// it (a one-byte format reads a quarter of fp32's bytes); other shapes a cache-blocked
+// GEMM that decodes packed panels of A and B once (to fp32 for a Highway FMA
+// micro-kernel dispatched at run time to the CPU's best instruction set, or to bf16
+// pairs for the vdpbf16ps kernel); any other Acc a scalar loop over the one rounding
+// routine. The fp32 paths split the columns of C among softfloat::num_threads()
+// threads (softfloat/threads.hpp; one by default) when the product is large enough to
+// gain from it; each element is computed by one thread in the order above, so the
+// thread count never changes the result. Codes are one per element, in the low bits
+// (E2M1 in the low nibble of a byte; the dense layouts of simd::quantize_packed are not
+// read here). C must not overlap A or B.
 //
 // Bad arguments throw std::invalid_argument with a message: a null pointer for a
 // matrix with elements, a leading dimension smaller than the row length (lda < k,
@@ -76,6 +99,15 @@ namespace softfloat {
 template <class Code>
 concept MatmulCode =
     std::same_as<Code, std::uint8_t> || std::same_as<Code, std::uint16_t> || std::same_as<Code, std::uint32_t>;
+
+// The summation order of the fp32 paths (see above). Process-wide, like
+// set_num_threads(); the default is fastest.
+enum class MatmulSummation {
+  fastest,   // pairs of products by vdpbf16ps where the rule above allows it
+  in_order,  // always the in-order fused multiply-add chain: reproducible bits
+};
+void set_matmul_summation(MatmulSummation summation);
+MatmulSummation matmul_summation();
 
 namespace detail {
 // One operand of the compiled entry point: codes of `format`, `code_bytes` bytes each

@@ -1,5 +1,7 @@
 // The fp32-accumulating paths on every Highway target compiled in and supported by this
-// CPU, each forced in turn with hwy::SetSupportedTargetsForTest: the blocked GEMM, the
+// CPU, each forced in turn with hwy::SetSupportedTargetsForTest, in the in-order
+// summation (the pairs-of-products paths, which are not Highway targets, have
+// pairs_of_products_test.cpp): the blocked GEMM, the
 // matrix-vector path and the public matmul against the definition (the plain loop over
 // softfloat's scalar fma on FP32, c = fma(a, b, c) in k order), bit for bit. The
 // inputs' products are exact in fp32, so targets without FMA, whose steps round the
@@ -55,7 +57,7 @@ void check_paths(std::uint64_t seed) {
 
     if (s.m == 1) {
       std::fill(c.begin(), c.end(), -1.0f);
-      matmul_detail::matvec_fp32(a_matrix, b_matrix, c.data(), s.n, s.k);
+      matmul_detail::matvec_fp32(a_matrix, b_matrix, c.data(), s.n, s.k, false);
       EXPECT_EQ(count_differences(c, expected, "matvec " + what), 0u) << what;
     }
     // The general accumulator path with Acc = FP32 is the definition too.
@@ -66,6 +68,7 @@ void check_paths(std::uint64_t seed) {
 }
 
 TEST(MatmulEveryTarget, Fp32PathsEqualTheDefinition) {
+  const ScopedSummation in_order(MatmulSummation::in_order);
   const auto names = test_targets::for_each_target([](const std::string& name) {
     const matmul_detail::KernelShape tile = matmul_detail::gemm_kernel_shape();
     std::printf("target %s: micro-kernel tile %zu x %zu\n", name.c_str(), tile.rows, tile.columns);
@@ -104,6 +107,7 @@ void check_every_byte_code() {
 }
 
 TEST(MatmulEveryTarget, MatrixVectorDecodesEveryByteCode) {
+  const ScopedSummation in_order(MatmulSummation::in_order);
   test_targets::for_each_target([](const std::string&) {
     check_every_byte_code<E4M3>();
     check_every_byte_code<E5M2>();

@@ -151,6 +151,20 @@ std::vector<float> definition_loop(const Codes<FA>& a, const Codes<FB>& b, std::
   return c;
 }
 
+// Sets the matmul summation order for a scope and restores the previous one.
+class ScopedSummation {
+ public:
+  explicit ScopedSummation(MatmulSummation summation) : saved_(matmul_summation()) {
+    set_matmul_summation(summation);
+  }
+  ~ScopedSummation() { set_matmul_summation(saved_); }
+  ScopedSummation(const ScopedSummation&) = delete;
+  ScopedSummation& operator=(const ScopedSummation&) = delete;
+
+ private:
+  MatmulSummation saved_;
+};
+
 // Bit-for-bit equality of two results, NaN matching any NaN (the payload a NaN keeps
 // through an FMA unit is the hardware's choice); returns the number of differences.
 inline std::size_t count_differences(const std::vector<float>& got, const std::vector<float>& expected,

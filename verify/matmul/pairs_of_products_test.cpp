@@ -1,0 +1,252 @@
+// The pairs-of-products paths (matmul/bf16_dot.hpp: vdpbf16ps, on CPUs with
+// AVX512-BF16 and AVX512-VBMI) and the rule that decides where they may run:
+//   - the rule by hand, at and beyond its limits;
+//   - on integer-valued inputs, where every partial sum is exact in any order, the
+//     GEMM and matrix-vector kernels equal the in-order chain bit for bit: this pins
+//     the packing, the pairing, odd depths and the column and row edges;
+//   - on random inputs the default (fastest) summation is the pairs path (its result
+//     equals the kernel's, called directly) and stays within the error bound of the
+//     k-sum against fp64;
+//   - BF16 values outside the rule (tiny: products below fp32's normal range, which the
+//     instruction would flush; huge: sums that could overflow) keep the in-order chain;
+//   - infinities and NaNs land where the in-order chain puts them;
+//   - two threads give the bits of one, in both summations.
+// Skipped, saying so, on a CPU without the instructions. A few seconds in Release.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "matmul/bf16_dot.hpp"
+#include "matmul/code_matrix.hpp"
+#include "matmul/paths.hpp"
+#include "softfloat/softfloat.hpp"
+#include "verify/matmul/matmul_test_support.hpp"
+
+namespace softfloat::matmul_test {
+namespace {
+
+template <class F>
+detail::MatmulOperand operand(const Codes<F>& codes, std::size_t ld) {
+  return detail::MatmulOperand{codes.data(), sizeof(typename F::storage_type), F::format, ld};
+}
+
+using matmul_detail::Bf16Fit;
+
+Bf16Fit fit_of(std::vector<float> values) {
+  Bf16Fit fit;
+  fit.add(values.data(), values.size());
+  return fit;
+}
+
+#define SKIP_WITHOUT_BF16_DOT()                                                              \
+  if (!matmul_detail::bf16_dot_supported())                                                  \
+  GTEST_SKIP() << "this CPU lacks AVX512-BF16 / AVX512-VBMI: the pairs paths cannot run here"
+
+TEST(PairsRule, ByHand) {
+  using matmul_detail::pairs_are_exact;
+  // 1 = 2^0 has quantum 2^-7; 2^-70 has 2^-77.
+  EXPECT_TRUE(pairs_are_exact(fit_of({1.0f, -3.0f}), fit_of({0x1p-70f}), 1024));
+  EXPECT_TRUE(pairs_are_exact(fit_of({0x1p-56f}), fit_of({0x1p-56f}), 1));   // -63 - 63 = -126
+  EXPECT_FALSE(pairs_are_exact(fit_of({0x1p-57f}), fit_of({0x1p-56f}), 1));  // -127
+  // Largest exponents 50 and 50, k = 1024: 51 + 51 + 10 = 112 <= 127; 62 + 62 + 2 + 10 > 127.
+  EXPECT_TRUE(pairs_are_exact(fit_of({0x1p50f}), fit_of({0x1p50f}), 1024));
+  EXPECT_TRUE(pairs_are_exact(fit_of({0x1p58f}), fit_of({0x1p57f}), 1024));   // 59 + 58 + 10 = 127
+  EXPECT_FALSE(pairs_are_exact(fit_of({0x1p58f}), fit_of({0x1p58f}), 1024));  // 128
+  // More than 8 significant bits, or an fp32 subnormal: not read exactly.
+  EXPECT_FALSE(pairs_are_exact(fit_of({1.0f + 0x1p-8f}), fit_of({1.0f}), 1));
+  EXPECT_FALSE(pairs_are_exact(fit_of({0x1p-130f}), fit_of({1.0f}), 1));
+  // Infinities, NaNs and zeros are outside the rule.
+  EXPECT_TRUE(pairs_are_exact(fit_of({INFINITY, NAN, 0.0f, 2.0f}), fit_of({-INFINITY}), 1 << 20));
+  // The one-byte formats of the fp8 family qualify as formats, for any k up to 2^20;
+  // FP16 never does (11 significant bits).
+  const auto format_fit = [](const Format& format) {
+    std::vector<std::uint8_t> none;
+    const detail::MatmulOperand x{none.data(), 1, format, 1};
+    return matmul_detail::operand_fit(matmul_detail::CodeMatrix(x), 0, 0);
+  };
+  for (const Format& f : {E4M3::format, E5M2::format, E3M2::format, E2M3::format, E2M1::format})
+    for (const Format& g : {E4M3::format, E5M2::format, E2M1::format})
+      EXPECT_TRUE(pairs_are_exact(format_fit(f), format_fit(g), 1 << 20)) << format_name(f) << " x " << format_name(g);
+  const Codes<FP16> one{FP16(1.0f).bits()};
+  const Bf16Fit fp16_fit = matmul_detail::operand_fit(matmul_detail::CodeMatrix(operand<FP16>(one, 1)), 1, 1);
+  EXPECT_FALSE(fp16_fit.bf16_values);
+}
+
+// Random integers in [-limit, limit] as codes of F (exact in every format used here).
+template <class F>
+Codes<F> random_integers(std::size_t count, int limit, std::mt19937_64& rng) {
+  std::uniform_int_distribution<int> value(-limit, limit);
+  Codes<F> codes(count);
+  for (auto& c : codes) {
+    const F x(float(value(rng)));
+    EXPECT_EQ(float(x), std::round(float(x)));
+    c = x.bits();
+  }
+  return codes;
+}
+
+// Shapes across the kernels' edges: tile 12 x 32, depth block 384, 64-column chunks of
+// the matrix-vector path, odd depths.
+const Shape kShapes[] = {{1, 1, 1},     {1, 63, 3},    {1, 65, 8},   {1, 200, 17}, {1, 4096, 9},
+                         {2, 2, 2},     {13, 33, 385}, {12, 32, 384}, {7, 100, 1}, {150, 70, 777},
+                         {25, 4100, 3}, {1, 130, 1001}};
+
+template <class FA, class FB>
+void check_exact_sums(int limit_a, int limit_b, std::uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  for (const Shape& s : kShapes) {
+    const Codes<FA> a = random_integers<FA>(s.m * s.k, limit_a, rng);
+    const Codes<FB> b = random_integers<FB>(s.k * s.n, limit_b, rng);
+    const std::string what = format_name(FA::format) + " x " + format_name(FB::format) + ", " +
+                             std::to_string(s.m) + "x" + std::to_string(s.n) + "x" + std::to_string(s.k);
+    const std::vector<float> expected = definition_loop<FA, FB, FP32>(a, b, s.m, s.n, s.k);
+    const matmul_detail::CodeMatrix am(operand<FA>(a, s.k)), bm(operand<FB>(b, s.n));
+    std::vector<float> c(s.m * s.n, -1.0f);
+    matmul_detail::gemm_bf16_dot(am, bm, c.data(), s.n, s.m, s.n, s.k);
+    EXPECT_EQ(count_differences(c, expected, "pairs GEMM " + what), 0u) << what;
+    if (s.m == 1 && sizeof(typename FB::storage_type) == 1) {
+      std::vector<float> x(s.k), table(256);
+      am.decode_row(0, 0, s.k, x.data());
+      bm.decode_table(table.data());
+      std::fill(c.begin(), c.end(), -1.0f);
+      ASSERT_TRUE(matmul_detail::matvec_bf16_dot(x.data(), bm, table.data(), c.data(), s.n, s.k)) << what;
+      EXPECT_EQ(count_differences(c, expected, "pairs matrix-vector " + what), 0u) << what;
+    }
+    std::fill(c.begin(), c.end(), -1.0f);
+    matmul<FA, FB>(a.data(), b.data(), c.data(), s.m, s.n, s.k);
+    EXPECT_EQ(count_differences(c, expected, "matmul " + what), 0u) << what;
+  }
+}
+
+TEST(PairsOfProducts, ExactSumsEqualTheInOrderChain) {
+  SKIP_WITHOUT_BF16_DOT();
+  // Integers of at most 4 bits times at most 4 bits, k < 1024 terms: every partial sum
+  // is an integer below 2^18, exact in fp32 in any order.
+  check_exact_sums<E4M3, E4M3>(15, 15, 1);
+  check_exact_sums<E5M2, E4M3>(7, 15, 2);
+  check_exact_sums<E2M1, E2M1>(6, 6, 3);
+  check_exact_sums<E3M2, E2M3>(7, 7, 4);
+  check_exact_sums<BF16, BF16>(255, 15, 5);
+  check_exact_sums<E4M3, BF16>(15, 255, 6);
+}
+
+template <class FA, class FB>
+void check_random(const Shape& s, std::uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  const Codes<FA> a = random_codes<FA>(s.m * s.k, rng);
+  const Codes<FB> b = random_codes<FB>(s.k * s.n, rng);
+  const std::string what = format_name(FA::format) + " x " + format_name(FB::format) + ", " + std::to_string(s.m) +
+                           "x" + std::to_string(s.n) + "x" + std::to_string(s.k);
+  const matmul_detail::CodeMatrix am(operand<FA>(a, s.k)), bm(operand<FB>(b, s.n));
+  std::vector<float> kernel(s.m * s.n), c(s.m * s.n, -1.0f);
+  if (s.m == 1) {
+    std::vector<float> x(s.k), table(256);
+    am.decode_row(0, 0, s.k, x.data());
+    bm.decode_table(table.data());
+    ASSERT_TRUE(matmul_detail::matvec_bf16_dot(x.data(), bm, table.data(), kernel.data(), s.n, s.k));
+  } else {
+    matmul_detail::gemm_bf16_dot(am, bm, kernel.data(), s.n, s.m, s.n, s.k);
+  }
+  matmul<FA, FB>(a.data(), b.data(), c.data(), s.m, s.n, s.k);
+  EXPECT_EQ(count_differences(c, kernel, "fastest summation is the pairs path, " + what), 0u);
+  EXPECT_EQ((count_outside_bound<FA, FB>(a, b, c, all_rows(s.m), s.n, s.k, 0x1p-24, what)), 0u) << what;
+  // The in-order summation is the chain.
+  const ScopedSummation in_order(MatmulSummation::in_order);
+  matmul<FA, FB>(a.data(), b.data(), c.data(), s.m, s.n, s.k);
+  EXPECT_EQ(count_differences(c, definition_loop<FA, FB, FP32>(a, b, s.m, s.n, s.k), "in order " + what), 0u);
+}
+
+TEST(PairsOfProducts, RandomInputsWithinTheBound) {
+  SKIP_WITHOUT_BF16_DOT();
+  check_random<E4M3, E4M3>({64, 64, 1024}, 1);
+  check_random<E5M2, E5M2>({17, 257, 257}, 2);
+  check_random<BF16, BF16>({33, 40, 2000}, 3);
+  check_random<E4M3, E5M2>({1, 1000, 4097}, 4);
+  check_random<E2M1, E4M3>({1, 77, 333}, 5);
+}
+
+TEST(PairsOfProducts, Bf16OutsideTheRuleKeepsTheInOrderChain) {
+  SKIP_WITHOUT_BF16_DOT();
+  std::mt19937_64 rng(7);
+  const Shape s{13, 20, 50};
+  // Products near 2^-140 to 2^-146: fp32 subnormal sums, which vdpbf16ps would flush
+  // to zero; the chain keeps them.
+  const Codes<BF16> tiny_a = random_codes_between<BF16>(s.m * s.k, rng, 0x1p-72f, 0x1p-70f);
+  const Codes<BF16> tiny_b = random_codes_between<BF16>(s.k * s.n, rng, 0x1p-72f, 0x1p-70f);
+  std::vector<float> c(s.m * s.n);
+  matmul<BF16, BF16>(tiny_a.data(), tiny_b.data(), c.data(), s.m, s.n, s.k);
+  EXPECT_EQ(count_differences(c, definition_loop<BF16, BF16, FP32>(tiny_a, tiny_b, s.m, s.n, s.k), "tiny"), 0u);
+  std::size_t nonzero = 0;
+  for (float v : c) nonzero += v != 0.0f;
+  EXPECT_GT(nonzero, c.size() / 2);
+  // Products near 2^124 summed 50 times: partial sums near fp32's overflow.
+  const Codes<BF16> huge_a = random_codes_between<BF16>(s.m * s.k, rng, 0x1p61f, 0x1p62f);
+  const Codes<BF16> huge_b = random_codes_between<BF16>(s.k * s.n, rng, 0x1p61f, 0x1p62f);
+  matmul<BF16, BF16>(huge_a.data(), huge_b.data(), c.data(), s.m, s.n, s.k);
+  EXPECT_EQ(count_differences(c, definition_loop<BF16, BF16, FP32>(huge_a, huge_b, s.m, s.n, s.k), "huge"), 0u);
+}
+
+TEST(PairsOfProducts, InfinitiesAndNaNsWhereTheChainPutsThem) {
+  SKIP_WITHOUT_BF16_DOT();
+  const std::size_t m = 3, n = 70, k = 9;
+  std::mt19937_64 rng(11);
+  Codes<E5M2> a = random_integers<E5M2>(m * k, 7, rng), b = random_integers<E5M2>(k * n, 7, rng);
+  const auto inf = E5M2::from_bits(0x7C).bits(), minus_inf = E5M2::from_bits(0xFC).bits();
+  const auto nan = E5M2::from_bits(0x7E).bits();
+  a[1 * k + 4] = inf;        // row 1: +-inf, or NaN where b's column meets 0 or -inf
+  b[4 * n + 10] = minus_inf;
+  b[6 * n + 20] = nan;       // column 20: NaN in every row
+  b[4 * n + 30] = E5M2(0.0f).bits();
+  for (std::size_t p = 0; p < k; ++p) b[p * n + 40] = E5M2(1.0f).bits();
+  std::vector<float> c(m * n), expected = definition_loop<E5M2, E5M2, FP32>(a, b, m, n, k);
+  matmul<E5M2, E5M2>(a.data(), b.data(), c.data(), m, n, k);
+  EXPECT_EQ(count_differences(c, expected, "gemm with infinities"), 0u);
+  EXPECT_TRUE(std::isnan(c[1 * n + 30]));
+  EXPECT_TRUE(std::isinf(c[1 * n + 40]));
+  // The matrix-vector path, on row 1 alone.
+  std::vector<float> y(n), y_expected(expected.begin() + n, expected.begin() + 2 * n);
+  matmul<E5M2, E5M2>(a.data() + k, b.data(), y.data(), 1, n, k);
+  EXPECT_EQ(count_differences(y, y_expected, "matrix-vector with infinities"), 0u);
+}
+
+TEST(PairsOfProducts, TwoThreadsGiveTheBitsOfOne) {
+  std::mt19937_64 rng(13);
+  const std::size_t m = 200, n = 300, k = 400, kv = 3000, nv = 3000;
+  const Codes<E4M3> a = random_codes<E4M3>(m * k, rng), b = random_codes<E4M3>(k * n, rng);
+  const Codes<E4M3> x = random_codes<E4M3>(kv, rng), w = random_codes<E4M3>(kv * nv, rng);
+  const Codes<FP16> h = random_codes<FP16>(k * n, rng);
+  for (const MatmulSummation summation : {MatmulSummation::fastest, MatmulSummation::in_order}) {
+    const ScopedSummation scoped(summation);
+    std::vector<float> one(m * n), two(m * n), one_h(m * n), two_h(m * n), y1(nv), y2(nv);
+    set_num_threads(1);
+    matmul<E4M3, E4M3>(a.data(), b.data(), one.data(), m, n, k);
+    matmul<E4M3, FP16>(a.data(), h.data(), one_h.data(), m, n, k);
+    matmul<E4M3, E4M3>(x.data(), w.data(), y1.data(), 1, nv, kv);
+    set_num_threads(2);
+    matmul<E4M3, E4M3>(a.data(), b.data(), two.data(), m, n, k);
+    matmul<E4M3, FP16>(a.data(), h.data(), two_h.data(), m, n, k);
+    matmul<E4M3, E4M3>(x.data(), w.data(), y2.data(), 1, nv, kv);
+    set_num_threads(1);
+    EXPECT_EQ(count_differences(two, one, "two threads, gemm"), 0u);
+    EXPECT_EQ(count_differences(two_h, one_h, "two threads, gemm with fp16"), 0u);
+    EXPECT_EQ(count_differences(y2, y1, "two threads, matrix-vector"), 0u);
+  }
+  // And the in-order result of two threads is the definition.
+  const ScopedSummation in_order(MatmulSummation::in_order);
+  set_num_threads(2);
+  std::vector<float> c(m * n);
+  matmul<E4M3, FP16>(a.data(), h.data(), c.data(), m, n, k);
+  set_num_threads(1);
+  EXPECT_EQ(count_differences(c, definition_loop<E4M3, FP16, FP32>(a, h, m, n, k), "two threads vs definition"), 0u);
+}
+
+TEST(PairsOfProducts, SummationSettingIsChecked) {
+  EXPECT_THROW(set_matmul_summation(static_cast<MatmulSummation>(7)), std::invalid_argument);
+  EXPECT_EQ(matmul_summation(), MatmulSummation::fastest);
+}
+
+}  // namespace
+}  // namespace softfloat::matmul_test
