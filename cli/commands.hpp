@@ -10,5 +10,6 @@ void add_formats_command(CLI::App& app);  // softfloat formats [SPEC...]
 void add_encode_command(CLI::App& app);   // softfloat encode SPEC VALUE
 void add_decode_command(CLI::App& app);   // softfloat decode SPEC CODE
 void add_demo_commands(CLI::App& app);    // softfloat demo NAME, and top-level experiments
+void add_cost_command(CLI::App& app);     // softfloat cost fit|weights|transfer|roofline|allreduce
 
 }  // namespace softfloat::cli

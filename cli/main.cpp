@@ -4,6 +4,7 @@
 //   softfloat encode SPEC VALUE [--round MODE]     a number rounded to a format, in full
 //   softfloat decode SPEC 0xBITS                   a code of a format, in full
 //   softfloat demo NAME [--csv FILE] [--plot FILE] the precision experiments
+//   softfloat cost fit|weights|transfer|roofline|allreduce  what a format costs
 //
 // Exit status: 0 on success, 2 for a bad command line (unknown format, bad number,
 // bad option), 1 when the work itself fails (a file cannot be written, a plot cannot
@@ -42,6 +43,7 @@ int main(int argc, char** argv) {
   softfloat::cli::add_encode_command(app);
   softfloat::cli::add_decode_command(app);
   softfloat::cli::add_demo_commands(app);
+  softfloat::cli::add_cost_command(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& error) {

@@ -3,6 +3,7 @@
 
 #include "softfloat/arithmetic.hpp"
 #include "softfloat/classify.hpp"
+#include "softfloat/cost.hpp"
 #include "softfloat/decimal.hpp"
 #include "softfloat/exact_value.hpp"
 #include "softfloat/float.hpp"
