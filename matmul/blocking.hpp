@@ -16,6 +16,12 @@
 namespace softfloat::matmul_detail {
 
 inline constexpr std::size_t kDepth = 256;
+// The pairs-of-products GEMM's depth block (gemm_bf16_dot.cpp): 192 pairs, so that a B
+// sliver of bf16 pairs (192 x 32 words, 24 KiB) stays in a 32 KiB L1.
+inline constexpr std::size_t kPairDepth = 384;
+// Its register tile.
+inline constexpr std::size_t kPairTileRows = 12;
+inline constexpr std::size_t kPairTileColumns = 32;
 // A multiple of every target's MR (6 and 12).
 inline constexpr std::size_t kBlockRows = 144;
 // A multiple of every target's NR (2, 8, 16, 32).

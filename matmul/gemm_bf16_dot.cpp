@@ -45,11 +45,8 @@ bool bf16_dot_supported() {
 #if SOFTFLOAT_HAVE_BF16_DOT
 namespace {
 
-constexpr std::size_t kTileRows = 12;     // MR: 24 accumulators of 16 lanes
-constexpr std::size_t kTileColumns = 32;  // NR: two vectors
-// Depth steps per block: 192 pairs, so that a B sliver (192 x 32 words, 24 KiB) stays
-// in a 32 KiB L1 while the kernel sweeps the packed A block.
-constexpr std::size_t kPairDepth = 384;
+constexpr std::size_t kTileRows = kPairTileRows;        // MR: 24 accumulators of 16 lanes
+constexpr std::size_t kTileColumns = kPairTileColumns;  // NR: two vectors
 
 // The two bf16 halves of a pair word: each value is a bf16 value (the rule), so its
 // fp32 bits end in 16 zeros and the top 16 are its bf16 code.

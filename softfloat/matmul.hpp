@@ -109,6 +109,15 @@ enum class MatmulSummation {
 void set_matmul_summation(MatmulSummation summation);
 MatmulSummation matmul_summation();
 
+// The traffic of the fast paths' own blocking (matmul/blocking.hpp), counted as their
+// loops run on one thread, in the terms of the counted models (matmul_model.hpp): words
+// read from and written to main memory (codes of A and B, and C's fp32 running sums,
+// which the blocked GEMM stores and reloads between depth blocks), FLOPs (2 m n k), and
+// the most words its packed blocks hold in cache at once. `pairs_of_products` picks
+// the blocking of the vdpbf16ps GEMM instead of the FMA GEMM's; m = 1 counts the
+// matrix-vector loop, which reads x and B once and keeps y in cache.
+Traffic matmul_fast_path_traffic(std::size_t m, std::size_t n, std::size_t k, bool pairs_of_products = false);
+
 namespace detail {
 // One operand of the compiled entry point: codes of `format`, `code_bytes` bytes each
 // (1, 2 or 4), row-major with leading dimension `ld`.

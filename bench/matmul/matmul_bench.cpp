@@ -1,7 +1,11 @@
 // Mixed-precision matmul with FP32 accumulation beside OpenBLAS on fp32 copies of the
 // same values, one thread each (the library's default; OPENBLAS_NUM_THREADS=1 and
-// openblas_set_num_threads(1) before the first BLAS call):
+// openblas_set_num_threads(1) before the first BLAS call), and both again on two
+// threads, so that the two-thread scaling is measured beside it:
 //   square E4M3 x E4M3 and BF16 x BF16 at 256 .. 2048 beside cblas_sgemm (GFLOP/s),
+//   in the default summation (pairs of products by vdpbf16ps where the CPU has it) and
+//   in order (the FMA chain; "in_order:1"), with the FLOPs per word of main-memory
+//   traffic that the blocking moves (matmul_fast_path_traffic);
 //   1 x 8192 x 8192 matrix-vector products (E4M3, BF16 weights) beside cblas_sgemv
 //   (GFLOP/s and the bytes of the weight matrix read per second).
 //   bench_matmul --benchmark_min_time=0.5 --benchmark_repetitions=3
@@ -47,9 +51,22 @@ void set_gflops(benchmark::State& state, double m, double n, double k) {
                          benchmark::Counter::kIsIterationInvariantRate);
 }
 
+// Arguments after the sizes: threads, and 1 for the in-order summation.
+struct Setting {
+  explicit Setting(const benchmark::State& state, int first) {
+    set_num_threads(int(state.range(first)));
+    set_matmul_summation(state.range(first + 1) ? MatmulSummation::in_order : MatmulSummation::fastest);
+  }
+  ~Setting() {
+    set_num_threads(1);
+    set_matmul_summation(MatmulSummation::fastest);
+  }
+};
+
 template <class F>
 void square_matmul(benchmark::State& state) {
   const std::size_t n = std::size_t(state.range(0));
+  const Setting setting(state, 1);
   const Matrix<F> a = random_matrix<F>(n * n, 1), b = random_matrix<F>(n * n, 2);
   std::vector<float> c(n * n);
   for (auto _ : state) {
@@ -58,10 +75,15 @@ void square_matmul(benchmark::State& state) {
     benchmark::ClobberMemory();
   }
   set_gflops(state, double(n), double(n), double(n));
+  state.counters["flops_per_word"] = matmul_fast_path_traffic(n, n, n, state.range(2) == 0).intensity(1.0);
 }
 void square_sizes(benchmark::internal::Benchmark* b) {
-  for (int n : {256, 512, 1024, 2048}) b->Arg(n);
+  b->ArgNames({"n", "threads", "in_order"});
+  for (int in_order : {0, 1})
+    for (int n : {256, 512, 1024, 2048}) b->Args({n, 1, in_order});
+  for (int in_order : {0, 1}) b->Args({1024, 2, in_order});
   b->Unit(benchmark::kMillisecond);
+  b->UseRealTime();  // two threads: CPU time would count both
 }
 BENCHMARK(square_matmul<E4M3>)->Name("matmul_e4m3_x_e4m3")->Apply(square_sizes);
 BENCHMARK(square_matmul<BF16>)->Name("matmul_bf16_x_bf16")->Apply(square_sizes);
@@ -71,6 +93,7 @@ constexpr std::size_t kOutputs = 8192;       // n
 
 template <class F>
 void matrix_vector(benchmark::State& state) {
+  const Setting setting(state, 0);
   const Matrix<F> x = random_matrix<F>(kVectorLength, 3), w = random_matrix<F>(kVectorLength * kOutputs, 4);
   std::vector<float> y(kOutputs);
   for (auto _ : state) {
@@ -81,13 +104,21 @@ void matrix_vector(benchmark::State& state) {
   set_gflops(state, 1, double(kOutputs), double(kVectorLength));
   state.SetBytesProcessed(std::int64_t(state.iterations()) * std::int64_t(w.codes.size() * sizeof(w.codes[0])));
 }
-BENCHMARK(matrix_vector<E4M3>)->Name("matvec_e4m3_1x8192x8192")->Unit(benchmark::kMillisecond);
-BENCHMARK(matrix_vector<BF16>)->Name("matvec_bf16_1x8192x8192")->Unit(benchmark::kMillisecond);
+void vector_settings(benchmark::internal::Benchmark* b) {
+  b->ArgNames({"threads", "in_order"});
+  for (int threads : {1, 2})
+    for (int in_order : {0, 1}) b->Args({threads, in_order});
+  b->Unit(benchmark::kMillisecond);
+  b->UseRealTime();
+}
+BENCHMARK(matrix_vector<E4M3>)->Name("matvec_e4m3_1x8192x8192")->Apply(vector_settings);
+BENCHMARK(matrix_vector<BF16>)->Name("matvec_bf16_1x8192x8192")->Apply(vector_settings);
 
 #if SOFTFLOAT_BENCH_OPENBLAS
 // The baselines, on the fp32 values of the E4M3 matrices above.
 void sgemm(benchmark::State& state) {
   const int n = int(state.range(0));
+  openblas_set_num_threads(int(state.range(1)));
   const std::size_t count = std::size_t(n) * std::size_t(n);
   const Matrix<E4M3> a = random_matrix<E4M3>(count, 1), b = random_matrix<E4M3>(count, 2);
   std::vector<float> c(count);
@@ -98,11 +129,20 @@ void sgemm(benchmark::State& state) {
     benchmark::ClobberMemory();
   }
   set_gflops(state, n, n, n);
+  openblas_set_num_threads(1);
 }
-BENCHMARK(sgemm)->Name("openblas_sgemm")->Apply(square_sizes);
+void blas_square_sizes(benchmark::internal::Benchmark* b) {
+  b->ArgNames({"n", "threads"});
+  for (int n : {256, 512, 1024, 2048}) b->Args({n, 1});
+  b->Args({1024, 2});
+  b->Unit(benchmark::kMillisecond);
+  b->UseRealTime();
+}
+BENCHMARK(sgemm)->Name("openblas_sgemm")->Apply(blas_square_sizes);
 
 // y (n) = x (k) * W (k x n), row-major: y = W^T x.
 void sgemv(benchmark::State& state) {
+  openblas_set_num_threads(int(state.range(0)));
   const Matrix<E4M3> x = random_matrix<E4M3>(kVectorLength, 3), w = random_matrix<E4M3>(kVectorLength * kOutputs, 4);
   std::vector<float> y(kOutputs);
   for (auto _ : state) {
@@ -113,17 +153,24 @@ void sgemv(benchmark::State& state) {
   }
   set_gflops(state, 1, double(kOutputs), double(kVectorLength));
   state.SetBytesProcessed(std::int64_t(state.iterations()) * std::int64_t(w.values.size() * sizeof(float)));
+  openblas_set_num_threads(1);
 }
-BENCHMARK(sgemv)->Name("openblas_sgemv_1x8192x8192")->Unit(benchmark::kMillisecond);
+BENCHMARK(sgemv)
+    ->Name("openblas_sgemv_1x8192x8192")
+    ->ArgName("threads")
+    ->Arg(1)
+    ->Arg(2)
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
 #endif
 
 }  // namespace
 
 int main(int argc, char** argv) {
 #if SOFTFLOAT_BENCH_OPENBLAS
-  // One thread, like the library's default: the variable for OpenBLAS's start-up, the
-  // call in case it has already read it.
-  setenv("OPENBLAS_NUM_THREADS", "1", 1);
+  // One thread, like the library's default; the two-thread rows ask for two. (Its pool
+  // is sized when the library loads, so OPENBLAS_NUM_THREADS=1 in the environment would
+  // make those rows single-threaded: leave it unset.)
   openblas_set_num_threads(1);
 #endif
   benchmark::Initialize(&argc, argv);

@@ -2,7 +2,8 @@
 // (the 2x3 by 3x2 example in 24 FLOPs; 128, 64 and 32 slow-memory reads for n = 4 and
 // T = 1, 2, 4; intensity 63.0 and 126.0 for n = 4096, T = 128), the traffic of tiles
 // that do not divide the sizes, counted against a sum written out by hand, and the
-// argument checks.
+// argument checks; and the fast paths' own blocking counted the same way, against sums
+// worked out by hand for its block sizes (depth 256 or 384, 144 rows, 4096 columns).
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -12,6 +13,8 @@
 #include <stdexcept>
 #include <vector>
 
+#include "matmul/paths.hpp"
+#include "softfloat/matmul.hpp"
 #include "softfloat/matmul_model.hpp"
 
 namespace softfloat {
@@ -93,6 +96,44 @@ TEST(TiledMatmul, EdgeTilesCountWhatTheyMove) {
 TEST(MatmulModels, BadArgumentsThrow) {
   const std::vector<double> four(4);
   expect_bad_sizes_throw(four, four);
+}
+
+// 1024^3 by the FMA GEMM: one column panel, four depth blocks of 256. B and A are each
+// read once (2^20 words each), C is stored after every depth block (4 x 2^20) and
+// reloaded after the first (3 x 2^20).
+TEST(FastPathTraffic, SquareByTheFmaBlocking) {
+  const Traffic t = matmul_fast_path_traffic(1024, 1024, 1024);
+  EXPECT_EQ(t.flops, std::uint64_t{1} << 31);
+  EXPECT_EQ(t.reads, 5u << 20);
+  EXPECT_EQ(t.writes, 4u << 20);
+  const matmul_detail::KernelShape tile = matmul_detail::gemm_kernel_shape();
+  // The packed B panel (256 x 1024), the packed A block (144 rows x 256) and a tile.
+  EXPECT_EQ(t.peak_fast_words, 256u * 1024 + 144u * 256 + tile.rows * tile.columns);
+  EXPECT_NEAR(t.intensity(1.0), double(1u << 31) / double(9u << 20), 1e-9);
+}
+
+// The pairs GEMM's depth blocks of 384 (384, 384, 256): C moves one round trip fewer.
+TEST(FastPathTraffic, SquareByThePairsBlocking) {
+  const Traffic t = matmul_fast_path_traffic(1024, 1024, 1024, true);
+  EXPECT_EQ(t.reads, 4u << 20);
+  EXPECT_EQ(t.writes, 3u << 20);
+  EXPECT_EQ(t.peak_fast_words, 384u * 1024 + 144u * 384 + 12u * 32);
+}
+
+// 512 x 8192 x 512: two column panels of 4096, so A is read twice; two depth blocks.
+TEST(FastPathTraffic, TwoPanels) {
+  const Traffic t = matmul_fast_path_traffic(512, 8192, 512);
+  EXPECT_EQ(t.reads, 512u * 8192 + 2u * 512 * 512 + 512u * 8192);
+  EXPECT_EQ(t.writes, 2u * 512 * 8192);
+}
+
+// The matrix-vector loop reads x and B once and writes y.
+TEST(FastPathTraffic, MatrixVector) {
+  const Traffic t = matmul_fast_path_traffic(1, 8192, 4096);
+  EXPECT_EQ(t.reads, 4096u + 4096u * 8192);
+  EXPECT_EQ(t.writes, 8192u);
+  EXPECT_EQ(t.flops, 2u * 8192 * 4096);
+  EXPECT_EQ(matmul_fast_path_traffic(0, 5, 5).reads, 0u);
 }
 
 }  // namespace
