@@ -12,9 +12,13 @@
 // accepted.
 #include <CLI/CLI.hpp>
 
+#include <algorithm>
+#include <cctype>
 #include <iostream>
 #include <stdexcept>
 #include <string>
+#include <string_view>
+#include <vector>
 
 #include "cli/commands.hpp"
 
@@ -32,6 +36,29 @@ std::string command_path(const CLI::App& app) {
   }
 }
 
+// "-inf", "-Infinity", "-nan", "-nan(0x1)": a negative special value, which a command
+// line parser reads as a cluster of short options (-i -n -f).
+bool negative_special_value(std::string_view arg) {
+  if (arg.size() < 4 || arg[0] != '-' || arg[1] == '-') return false;
+  std::string word;
+  for (char c : arg.substr(1)) word += char(std::tolower(static_cast<unsigned char>(c)));
+  return word == "inf" || word == "infinity" || word.rfind("nan", 0) == 0 || word.rfind("snan", 0) == 0;
+}
+
+// The arguments with every negative special value moved behind a "--" at the end, in
+// order, where the parser takes them as positionals: the value is the last positional
+// of encode, so `softfloat encode e4m3 -inf --saturate` reads as the user meant. A
+// command line that already has "--" is left as it is.
+std::vector<std::string> with_negative_specials_last(int argc, char** argv) {
+  std::vector<std::string> args(argv + 1, argv + argc), moved, kept;
+  if (std::find(args.begin(), args.end(), "--") != args.end()) return args;
+  for (const std::string& arg : args) (negative_special_value(arg) ? moved : kept).push_back(arg);
+  if (moved.empty()) return args;
+  kept.push_back("--");
+  kept.insert(kept.end(), moved.begin(), moved.end());
+  return kept;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -45,7 +72,9 @@ int main(int argc, char** argv) {
   softfloat::cli::add_demo_commands(app);
   softfloat::cli::add_cost_command(app);
   try {
-    app.parse(argc, argv);
+    std::vector<std::string> args = with_negative_specials_last(argc, argv);
+    std::reverse(args.begin(), args.end());  // CLI11 takes the arguments last first
+    app.parse(args);
   } catch (const CLI::ParseError& error) {
     if (error.get_exit_code() == 0) return app.exit(error);  // --help
     std::cerr << "softfloat: " << error.what() << " (see '" << command_path(app) << " --help')\n";

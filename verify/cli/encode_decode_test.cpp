@@ -57,6 +57,21 @@ TEST(CliEncode, FieldsErrorAndNeighbours) {
   EXPECT_EQ(field(r.out, "error"), "  error      -0.0000244140625  (stored - input, exact)");
 }
 
+// A negative special value is a value, not a cluster of short options, with or without
+// other options after it and without a "--" before it.
+TEST(CliEncode, NegativeSpecialValuesAreValues) {
+  CommandResult r = run_cli("encode e4m3 -inf --saturate");
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(field(r.out, "bits"), "  bits       1 1111 110  (0xfe)");  // -448, E4M3's largest, saturated
+  r = run_cli("encode bf16 -Infinity");
+  EXPECT_EQ(field(r.out, "bits"), "  bits       1 11111111 0000000  (0xff80)");
+  r = run_cli("encode fp16 -nan");
+  EXPECT_EQ(field(r.out, "bits"), "  bits       1 11111 1000000000  (0xfe00)");
+  r = run_cli("encode e4m3 -- -inf");
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(field(r.out, "class"), "  class      NaN");  // E4M3 has no infinity
+}
+
 TEST(CliEncode, RoundingModesAndOverflow) {
   // E4M3 around 0.1: 0.09375 (0x1c) and 0.1015625 (0x1d).
   EXPECT_EQ(field(run_cli("encode e4m3 0.1 --round down").out, "value"), "  value      0.09375  (exact)");
