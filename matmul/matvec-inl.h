@@ -22,6 +22,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 
 #include "hwy/highway.h"
 #include "matmul/byte_decode.hpp"
@@ -89,6 +90,26 @@ struct ScaledByteRows {
     return hn::IfThenElse(hn::RebindMask(df, exceptional), looked_up, signed_value);
   }
   float One(const std::uint8_t* HWY_RESTRICT row, std::size_t j) const { return table[row[j]]; }
+};
+
+// Rows of bf16 codes: fp32's top half, so a shift decodes every code exactly
+// (subnormals, infinities and NaNs included) and B is read at two bytes per value.
+struct Bf16Rows {
+  const std::uint16_t* codes;
+  std::size_t ld;
+
+  const std::uint16_t* row(std::size_t p) const { return codes + p * ld; }
+  VF Load(const std::uint16_t* HWY_RESTRICT row, std::size_t j) const {
+    const DU du;
+    const hn::Rebind<std::uint16_t, DU> d16;
+    return hn::BitCast(DF(), hn::ShiftLeft<16>(hn::PromoteTo(du, hn::LoadU(d16, row + j))));
+  }
+  float One(const std::uint16_t* HWY_RESTRICT row, std::size_t j) const {
+    const std::uint32_t bits = std::uint32_t(row[j]) << 16;
+    float value;
+    std::memcpy(&value, &bits, sizeof(value));
+    return value;
+  }
 };
 
 // Rows already decoded to fp32.
@@ -169,6 +190,11 @@ HWY_NOINLINE bool MatVecScaledBytes(const float* x, const std::uint8_t* codes, s
   }
   AccumulateRows(rows, x, k, n, y);
   return true;
+}
+// y continued over k rows of bf16 codes.
+HWY_NOINLINE void MatVecBf16(const float* x, const std::uint16_t* codes, std::size_t ld, std::size_t k,
+                             std::size_t n, float* y) {
+  AccumulateRows(Bf16Rows{codes, ld}, x, k, n, y);
 }
 // y continued over `count` rows of fp32 values.
 HWY_NOINLINE void MatVecFloats(const float* x, const float* values, std::size_t ld, std::size_t count, std::size_t n,

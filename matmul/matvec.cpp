@@ -1,7 +1,8 @@
 // The matrix-vector path (m = 1, fp32 accumulation): runtime dispatch of matvec-inl.h.
 // One-byte codes are decoded inside the kernel (by shift and scale where
 // byte_decode.hpp's rule fits the format, else by table lookup); wider codes are decoded a few
-// rows at a time into a buffer that stays in cache, then accumulated the same way.
+// rows at a time into a buffer that stays in cache, then accumulated the same way,
+// except bf16 codes, which a shift decodes inside the kernel.
 
 // Highway compiles this file once per target, re-including matvec-inl.h each time.
 #undef HWY_TARGET_INCLUDE
@@ -24,8 +25,12 @@ namespace softfloat::matmul_detail {
 HWY_EXPORT(MatVecTable8);
 HWY_EXPORT(MatVecScaledBytes);
 HWY_EXPORT(MatVecFloats);
+HWY_EXPORT(MatVecBf16);
 
 namespace {
+// The bf16 format: fp32's exponent and bias, the top 7 bits of its mantissa, IEEE
+// specials, so that a code shifted left by 16 is the float of its value.
+constexpr Format bfloat16_layout{8, 7, 127};
 // Decoded rows of wider codes per pass: about 64 KiB of fp32, at least one row.
 constexpr std::size_t kBufferFloats = std::size_t{1} << 14;
 }  // namespace
@@ -50,6 +55,11 @@ void matvec_fp32(const CodeMatrix& a, const CodeMatrix& b, float* s, std::size_t
         HWY_DYNAMIC_DISPATCH(MatVecScaledBytes)(x.data(), b.row_codes(0), b.ld(), k, n, table, decode, s))
       return;
     HWY_DYNAMIC_DISPATCH(MatVecTable8)(x.data(), b.row_codes(0), b.ld(), k, n, table, s);
+    return;
+  }
+  if (b.code_bytes() == 2 && b.format() == bfloat16_layout) {
+    HWY_DYNAMIC_DISPATCH(MatVecBf16)(x.data(), reinterpret_cast<const std::uint16_t*>(b.row_codes(0)), b.ld(), k, n,
+                                     s);
     return;
   }
   const std::size_t rows_per_pass = std::clamp<std::size_t>(kBufferFloats / n, 1, k);

@@ -7,7 +7,8 @@
 // inputs' products are exact in fp32, so targets without FMA, whose steps round the
 // product first, must give the same bits too. The matrix-vector path is also run over
 // every code of each one-byte named format (NaN and infinities included), which covers
-// its in-register decoding and its table fallback. A few seconds in Release.
+// its in-register decoding and its table fallback, and over every bf16 code. A few
+// seconds in Release.
 #include <gtest/gtest.h>
 
 #include <cstdio>
@@ -132,6 +133,23 @@ TEST(MatmulEveryTarget, MatrixVectorDecodesEveryByteCode) {
 // only codes the rule misses. E5M2 (bias 15): shift 21, 2^112, and the rule misses
 // the infinities and NaNs, magnitudes 0x7C .. 0x7F. E8M0 (unsigned, bias 127): shift 23,
 // scale 1, and it misses code 0 (2^-127, where the rule gives 0) and the NaN 0xFF.
+// x (1 x 64) times B (64 x 1024) holding each of the 65536 bf16 codes once (subnormals,
+// infinities, NaNs): the matrix-vector path decodes bf16 by a shift in its kernel.
+TEST(MatmulEveryTarget, MatrixVectorDecodesEveryBf16Code) {
+  const ScopedSummation in_order(MatmulSummation::in_order);
+  test_targets::for_each_target([](const std::string&) {
+    const std::size_t k = 64, n = 1024;
+    Codes<FP32> x(k);
+    for (std::size_t p = 0; p < k; ++p) x[p] = FP32(0.25 + double(p % 7) / 8).bits();
+    Codes<BF16> b(k * n);
+    for (std::size_t i = 0; i < k * n; ++i) b[i] = std::uint16_t(i);
+    const std::vector<float> expected = definition_loop<FP32, BF16, FP32>(x, b, 1, n, k);
+    std::vector<float> c(n, -1.0f);
+    matmul<FP32, BF16>(x.data(), b.data(), c.data(), 1, n, k);
+    EXPECT_EQ(count_differences(c, expected, "every bf16 code"), 0u);
+  });
+}
+
 TEST(MatrixVectorByteDecode, RuleConstantsByHand) {
   struct Case {
     Format format;
