@@ -15,14 +15,8 @@
 #include <vector>
 
 #include "matmul/bf16_dot.hpp"
+#include "matmul/bf16_dot_target.hpp"
 
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-#define SOFTFLOAT_HAVE_BF16_DOT 1
-#include <immintrin.h>
-#define SOFTFLOAT_BF16_DOT_TARGET __attribute__((target("avx512f,avx512bw,avx512bf16,avx512vbmi")))
-#else
-#define SOFTFLOAT_HAVE_BF16_DOT 0
-#endif
 
 namespace softfloat::matmul_detail {
 
