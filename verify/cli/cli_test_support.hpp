@@ -5,6 +5,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -73,6 +74,18 @@ inline std::vector<std::string> row(const std::string& table, const std::string&
     if (!cells.empty() && cells.front() == first) return cells;
   }
   return {};
+}
+
+// A bad command line: exit status 2, nothing on stdout, and one line on stderr that
+// starts with "softfloat: " and contains `says`.
+inline void expect_one_line_error(const std::string& arguments, const std::string& says) {
+  SCOPED_TRACE("softfloat " + arguments);
+  const CommandResult r = run_cli(arguments);
+  EXPECT_EQ(r.status, 2);
+  EXPECT_EQ(r.out, "");
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+  EXPECT_EQ(r.err.rfind("softfloat: ", 0), 0u) << r.err;
+  EXPECT_NE(r.err.find(says), std::string::npos) << r.err;
 }
 
 }  // namespace softfloat::cli_test

@@ -9,16 +9,6 @@
 namespace softfloat::cli_test {
 namespace {
 
-void expect_one_line_error(const std::string& arguments, const std::string& says) {
-  SCOPED_TRACE("softfloat " + arguments);
-  const CommandResult r = run_cli(arguments);
-  EXPECT_EQ(r.status, 2);
-  EXPECT_EQ(r.out, "");
-  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
-  EXPECT_EQ(r.err.rfind("softfloat: ", 0), 0u) << r.err;
-  EXPECT_NE(r.err.find(says), std::string::npos) << r.err;
-}
-
 TEST(CliErrors, BadFormats) {
   expect_one_line_error("encode e9m9x 1", "expected a named format (fp32 fp64 bf16");
   expect_one_line_error("decode bogus 0x00", "unknown format 'bogus'");

@@ -94,16 +94,6 @@ TEST(CostCli, AllReduce) {
   EXPECT_NE(params.out.find("6 P D / peak = 688.1 ms at 1 PFLOP/s"), std::string::npos) << params.out;
 }
 
-void expect_one_line_error(const std::string& arguments, const std::string& says) {
-  SCOPED_TRACE("softfloat " + arguments);
-  const CommandResult r = run_cli(arguments);
-  EXPECT_EQ(r.status, 2);
-  EXPECT_EQ(r.out, "");
-  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
-  EXPECT_EQ(r.err.rfind("softfloat: ", 0), 0u) << r.err;
-  EXPECT_NE(r.err.find(says), std::string::npos) << r.err;
-}
-
 // One of each kind (each command runs a process, slow under the sanitizers); the
 // library's own checks are tested in full beside it.
 TEST(CostCli, BadArguments) {
