@@ -3,6 +3,7 @@
 // clearly when the interpreter is missing.
 #include <sys/stat.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <string>
 #include <vector>
@@ -64,6 +65,34 @@ TEST(CliDemo, AccumulationTablesAndCsv) {
   EXPECT_EQ(first_line(data), "workload,accumulator,terms,relative_error");
   EXPECT_NE(data.find("\nconstant 1e-4,bf16 + kahan,1000,"), std::string::npos);
   EXPECT_NE(data.find("\ndot,fp16,1000,"), std::string::npos);
+}
+
+TEST(CliDemo, TradeoffsTableAndCsv) {
+  const std::string csv = scratch_path("tradeoffs.csv");
+  // A top-level demo: `softfloat tradeoffs` is `softfloat demo tradeoffs`.
+  const CommandResult r = run_cli("tradeoffs --formats fp16,e4m3,e2m1 --depths 16,64 --rows 4 --columns 4 "
+                                  "--throughput-size 8 --repeats 1 --csv '" + csv + "'");
+  ASSERT_EQ(r.status, 0) << r.err;
+  // format, bytes, accumulator, the error at k = 16 and k = 64, GFLOP/s (fp32 rows only).
+  const std::vector<std::string> e2m1 = row(r.out, "e2m1");
+  ASSERT_EQ(e2m1.size(), 6u) << r.out;
+  EXPECT_EQ(e2m1[1], "0.5");
+  EXPECT_EQ(e2m1[2], "fp32");
+  EXPECT_EQ(row(r.out, "format"),
+            (std::vector<std::string>{"format", "bytes", "accumulator", "k = 16", "k = 64", "GFLOP/s"}));
+  const std::string data = read_file(csv);
+  std::remove(csv.c_str());
+  EXPECT_EQ(first_line(data), "format,bytes_per_element,accumulator,k,relative_error,input_error,fp32_gflops");
+  // 3 formats x 2 accumulators x 2 depths.
+  EXPECT_EQ(std::count(data.begin(), data.end(), '\n'), 1 + 12);
+  EXPECT_NE(data.find("\nfp16,2,fp32,16,"), std::string::npos);
+  EXPECT_NE(data.find("\ne2m1,0.5,bf16,64,"), std::string::npos);
+}
+
+TEST(CliDemo, TradeoffsRejectsAScaleFormat) {
+  const CommandResult r = run_cli("tradeoffs --formats e8m0 --depths 8 --throughput-size 0");
+  EXPECT_EQ(r.status, 2);  // bad input, as a usage error
+  EXPECT_NE(r.err.find("e8m0 is unsigned or has no zero"), std::string::npos) << r.err;
 }
 
 bool matplotlib_available() {

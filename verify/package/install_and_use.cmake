@@ -3,6 +3,10 @@
 #   2. the installed softfloatTargets*.cmake must carry no machine flags (-march, -m...)
 #      and none of the project's own build flags (-Werror, -fsanitize)
 #   3. configure consumer/ with CMAKE_PREFIX_PATH=WORK_DIR/prefix, build it, run its programs
+#      (softfloat::softfloat, softfloat::verify and softfloat::experiments)
+#   4. run the installed command, bin/softfloat: an encoding, a demo with --csv, and a
+#      plot through the plot scripts installed beside it (Debian's /usr/bin/python3 with
+#      matplotlib draws it)
 #
 #   cmake -DBUILD_DIR=build -DSOURCE_DIR=. -DWORK_DIR=/tmp/pkg [-DSANITIZE=ON] [-DCONFIG=Release]
 #         [-DCXX_COMPILER=g++] -P verify/package/install_and_use.cmake
@@ -76,8 +80,34 @@ if(NOT at GREATER -1)
   message(FATAL_ERROR "package test: the outside project found softfloat elsewhere: ${found_dir}")
 endif()
 run_step("build the outside project" ${CMAKE_COMMAND} --build ${consumer_build} -j2)
-foreach(program api_tour contract_names reference_check)
+foreach(program api_tour contract_names reference_check experiments_check)
   run_step("run ${program}" ${consumer_build}/${program})
   message(STATUS "${step_output}")
 endforeach()
+
+# 4. The installed command.
+set(command "${prefix}/bin/softfloat")
+if(NOT EXISTS "${command}")
+  message(FATAL_ERROR "package test: the command was not installed at ${command}")
+endif()
+# Runs the installed command; `expected` must appear in what it prints.
+function(check_command expected)
+  run_step("softfloat ${ARGN}" ${command} ${ARGN})
+  string(FIND "${step_output}" "${expected}" at)
+  if(at EQUAL -1)
+    message(FATAL_ERROR "package test: 'softfloat ${ARGN}' did not print '${expected}':\n${step_output}")
+  endif()
+endfunction()
+check_command("1 10000001 1010000" encode bf16 -6.5)
+check_command("0.10009765625" encode bf16 0.1)
+set(csv "${WORK_DIR}/vanishing.csv")
+set(plot "${WORK_DIR}/vanishing.svg")
+check_command("bf16" demo vanishing-updates --steps 200 --csv ${csv} --plot ${plot})
+foreach(file ${csv} ${plot})
+  file(SIZE "${file}" size)
+  if(size LESS 100)
+    message(FATAL_ERROR "package test: ${file} is nearly empty (${size} bytes)")
+  endif()
+endforeach()
+message(STATUS "package test: the installed softfloat command encodes, runs a demo, writes its CSV and plot")
 message(STATUS "package test: passed")

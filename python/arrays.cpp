@@ -1,0 +1,397 @@
+// softfloat.round_trip / quantize / dequantize over NumPy arrays, the packing helpers,
+// and the scalar reference path. float32 input goes through the library's vectorised
+// array functions (softfloat/simd.hpp); float64 input is rounded once, straight from
+// the double (simd::quantize's double form), and its round trip is widened back to
+// float64 exactly. Formats wider than 32 bits, and float64 results of formats whose
+// values float32 cannot hold, take the scalar path (scalar_path.hpp), which computes
+// the same rounding value by value.
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "python/array_access.hpp"
+#include "python/bindings.hpp"
+#include "python/code_packing.hpp"
+#include "python/conversion_options.hpp"
+#include "python/scalar_path.hpp"
+#include "softfloat/format_spec.hpp"
+#include "softfloat/simd.hpp"
+
+namespace softfloat::python {
+
+namespace {
+
+// Whether float32 holds every value of the format exactly: at most 24 significant bits,
+// no binade above float's, and no quantum below float's smallest subnormal 2^-149.
+bool values_fit_float(const Format& format) {
+  return format.mantissa_bits <= 23 && format.max_exponent() <= 127 &&
+         format.min_normal_exponent() - format.mantissa_bits >= -149;
+}
+
+// Calls `body` with a null pointer of the code type that holds `bits` bits.
+template <class Body>
+void with_code_type(int bits, Body&& body) {
+  if (bits <= 8) body(static_cast<std::uint8_t*>(nullptr));
+  else if (bits <= 16) body(static_cast<std::uint16_t*>(nullptr));
+  else if (bits <= 32) body(static_cast<std::uint32_t*>(nullptr));
+  else body(static_cast<std::uint64_t*>(nullptr));
+}
+template <class Body>
+void with_code_bytes(int bytes, Body&& body) {
+  with_code_type(8 * bytes, std::forward<Body>(body));
+}
+
+int packed_width(const Format& format, const char* function) {
+  const int bits = format.total_bits();
+  if (bits != 4 && bits != 6)
+    throw py::value_error(std::string("softfloat.") + function + ": packed=True needs a 4- or 6-bit format; " +
+                          format_name(format) + " has " + std::to_string(bits) + " bits");
+  return bits;
+}
+
+// Large arrays in pieces, so that the temporary code and float buffers stay small;
+// each piece is long enough for the library to split it among its threads.
+constexpr std::size_t kPiece = std::size_t{1} << 18;
+
+RandomStream advanced(RandomStream random, std::size_t count) {
+  random.offset += count;
+  return random;
+}
+
+// float64 -> codes -> float32 -> float64 for formats whose values float32 holds: one
+// rounding, then two exact conversions.
+template <class Code>
+void round_trip_double_through_codes(const double* in, std::size_t n, double* out, const ConversionOptions& options) {
+  std::vector<Code> codes(std::min(n, kPiece));
+  std::vector<float> values(codes.size());
+  for (std::size_t i = 0; i < n; i += kPiece) {
+    const std::size_t count = std::min(kPiece, n - i);
+    simd::quantize(in + i, count, codes.data(), options.format, options.mode, options.policy,
+                   advanced(options.random, i));
+    simd::dequantize(codes.data(), count, values.data(), options.format);
+    std::copy(values.begin(), values.begin() + count, out + i);
+  }
+}
+
+// codes -> float32 -> float64, exact for formats whose values float32 holds.
+template <class Code>
+void dequantize_to_double(const Code* in, std::size_t n, double* out, const Format& format) {
+  std::vector<float> values(std::min(n, kPiece));
+  for (std::size_t i = 0; i < n; i += kPiece) {
+    const std::size_t count = std::min(kPiece, n - i);
+    simd::dequantize(in + i, count, values.data(), format);
+    std::copy(values.begin(), values.begin() + count, out + i);
+  }
+}
+
+py::array round_trip(const py::object& array, const std::string& format, const std::string& rounding, bool saturate,
+                     const py::object& seed, const py::object& offset) {
+  const ConversionOptions options = read_conversion_options("round_trip", format, rounding, saturate, seed, offset);
+  const FloatInput input = read_float_input(array, "round_trip");
+  const std::size_t n = input.size;
+  const int bits = options.format.total_bits();
+  if (!input.is_double) {
+    auto out = new_array<float>(input.shape);
+    const float* in = static_cast<const float*>(input.data());
+    float* result = mutable_data(out);
+    run_without_gil(n, [&] {
+      if (bits <= 32) simd::round_trip(in, n, result, options.format, options.mode, options.policy, options.random);
+      else scalar_round_trip(in, n, result, options);
+    });
+    return out;
+  }
+  auto out = new_array<double>(input.shape);
+  const double* in = static_cast<const double*>(input.data());
+  double* result = mutable_data(out);
+  run_without_gil(n, [&] {
+    if (bits > 32 || !values_fit_float(options.format)) {
+      scalar_round_trip(in, n, result, options);
+      return;
+    }
+    with_code_type(bits, [&]<class Code>(Code*) {
+      if constexpr (sizeof(Code) <= 4) round_trip_double_through_codes<Code>(in, n, result, options);
+    });
+  });
+  return out;
+}
+
+py::array quantize(const py::object& array, const std::string& format, const std::string& rounding, bool saturate,
+                   const py::object& seed, const py::object& offset, bool packed) {
+  const ConversionOptions options = read_conversion_options("quantize", format, rounding, saturate, seed, offset);
+  const FloatInput input = read_float_input(array, "quantize");
+  const std::size_t n = input.size;
+  const int bits = options.format.total_bits();
+  if (packed) {
+    const int width = packed_width(options.format, "quantize");
+    const std::size_t bytes = simd::packed_size(options.format, n);
+    auto out = new_array<std::uint8_t>(Shape{py::ssize_t(bytes)});
+    std::uint8_t* result = mutable_data(out);
+    run_without_gil(n, [&] {
+      if (!input.is_double) {
+        simd::quantize_packed(static_cast<const float*>(input.data()), n, result, bytes, options.format, options.mode,
+                              options.policy, options.random);
+        return;
+      }
+      // The library packs while rounding from float only: round from the double first.
+      std::vector<std::uint8_t> codes(n);
+      simd::quantize(static_cast<const double*>(input.data()), n, codes.data(), options.format, options.mode,
+                     options.policy, options.random);
+      pack_codes(codes.data(), n, width, result, bytes);
+    });
+    return out;
+  }
+  py::array result_array;
+  with_code_type(bits, [&]<class Code>(Code*) {
+    auto out = new_array<Code>(input.shape);
+    Code* result = mutable_data(out);
+    run_without_gil(n, [&] {
+      if (input.is_double) {
+        const double* in = static_cast<const double*>(input.data());
+        if constexpr (sizeof(Code) <= 4)
+          simd::quantize(in, n, result, options.format, options.mode, options.policy, options.random);
+        else scalar_quantize(in, n, result, options);
+      } else {
+        const float* in = static_cast<const float*>(input.data());
+        if constexpr (sizeof(Code) <= 4)
+          simd::quantize(in, n, result, options.format, options.mode, options.policy, options.random);
+        else scalar_quantize(in, n, result, options);
+      }
+    });
+    result_array = std::move(out);
+  });
+  return result_array;
+}
+
+// The shape argument of the packed functions: None (default_count values), an int or a
+// sequence of ints, none negative.
+Shape read_shape(const py::object& shape_argument, std::size_t default_count, const char* function) {
+  if (shape_argument.is_none()) return Shape{py::ssize_t(default_count)};
+  Shape shape;
+  try {
+    if (py::isinstance<py::int_>(shape_argument)) shape = Shape{shape_argument.cast<py::ssize_t>()};
+    else shape = shape_argument.cast<Shape>();
+  } catch (const py::cast_error&) {
+    throw py::type_error(std::string("softfloat.") + function + ": shape must be an int or a tuple of ints, not " +
+                         std::string(py::repr(shape_argument)));
+  }
+  for (py::ssize_t extent : shape)
+    if (extent < 0) throw py::value_error(std::string("softfloat.") + function + ": the shape has a negative extent");
+  return shape;
+}
+
+py::array dequantize_packed(const py::handle& codes, const Format& format, const py::object& shape_argument,
+                            bool to_double) {
+  const int width = packed_width(format, "dequantize");
+  const CodeInput input = read_code_input(codes, "dequantize", false);
+  if (input.code_bytes != 1)
+    throw py::type_error("softfloat.dequantize: packed codes are bytes (uint8), got " +
+                         dtype_name(input.array));
+  const std::size_t bytes = input.size;
+  const Shape shape = read_shape(shape_argument, bytes * 8 / std::size_t(width), "dequantize");
+  const std::size_t n = element_count(shape);
+  if (simd::packed_size(format, n) > bytes)
+    throw py::value_error("softfloat.dequantize: " + std::to_string(n) + " packed " + std::to_string(width) +
+                          "-bit codes take " + std::to_string(simd::packed_size(format, n)) + " bytes; the array has " +
+                          std::to_string(bytes));
+  const auto* in = static_cast<const std::uint8_t*>(input.data());
+  if (!to_double) {
+    auto out = new_array<float>(shape);
+    float* result = mutable_data(out);
+    run_without_gil(n, [&] { simd::dequantize_packed(in, bytes, n, result, format); });
+    return out;
+  }
+  auto out = new_array<double>(shape);
+  double* result = mutable_data(out);
+  run_without_gil(n, [&] {
+    std::vector<std::uint8_t> unpacked(n);
+    unpack_codes(in, bytes, n, width, unpacked.data());
+    if (values_fit_float(format)) dequantize_to_double(unpacked.data(), n, result, format);
+    else scalar_dequantize(unpacked.data(), n, result, format);
+  });
+  return out;
+}
+
+py::array dequantize(const py::object& codes, const std::string& format_spec, bool packed, const py::object& shape,
+                     const py::object& dtype) {
+  const Format format = read_format(format_spec, "dequantize");
+  const bool to_double = read_float_dtype(dtype, "dequantize");
+  if (packed) return dequantize_packed(codes, format, shape, to_double);
+  if (!shape.is_none())
+    throw py::value_error("softfloat.dequantize: shape= is for packed codes; unpacked codes keep their array's shape");
+  const CodeInput input = read_code_input(codes, "dequantize", true);
+  const int bits = format.total_bits();
+  if (8 * input.code_bytes < bits)
+    throw py::value_error("softfloat.dequantize: " + format_name(format) + " codes have " + std::to_string(bits) +
+                          " bits and do not fit the array's " + dtype_name(input.array));
+  const std::size_t n = input.size;
+  py::array result_array;
+  with_code_bytes(input.code_bytes, [&]<class Code>(Code*) {
+    const Code* in = static_cast<const Code*>(input.data());
+    constexpr bool simd_codes = sizeof(Code) <= 4;
+    if (!to_double) {
+      auto out = new_array<float>(input.shape);
+      float* result = mutable_data(out);
+      run_without_gil(n, [&] {
+        if constexpr (simd_codes) simd::dequantize(in, n, result, format);
+        else scalar_dequantize(in, n, result, format);
+      });
+      result_array = std::move(out);
+      return;
+    }
+    auto out = new_array<double>(input.shape);
+    double* result = mutable_data(out);
+    run_without_gil(n, [&] {
+      if constexpr (simd_codes) {
+        if (values_fit_float(format)) {
+          dequantize_to_double(in, n, result, format);
+          return;
+        }
+      }
+      scalar_dequantize(in, n, result, format);
+    });
+    result_array = std::move(out);
+  });
+  return result_array;
+}
+
+int read_width(int bits, const char* function) {
+  if (bits != 4 && bits != 6)
+    throw py::value_error(std::string("softfloat.") + function + ": bits must be 4 or 6, not " + std::to_string(bits));
+  return bits;
+}
+
+py::array pack(const py::object& codes, int bits) {
+  const int width = read_width(bits, "pack_codes");
+  const CodeInput input = read_code_input(codes, "pack_codes", false);
+  if (input.code_bytes != 1)
+    throw py::type_error("softfloat.pack_codes: expected uint8 codes, got " + dtype_name(input.array));
+  const std::size_t n = input.size;
+  const std::size_t bytes = packed_bytes(width, n);
+  auto out = new_array<std::uint8_t>(Shape{py::ssize_t(bytes)});
+  std::uint8_t* result = mutable_data(out);
+  const auto* in = static_cast<const std::uint8_t*>(input.data());
+  run_without_gil(n, [&] { pack_codes(in, n, width, result, bytes); });
+  return out;
+}
+
+py::array unpack(const py::object& packed, int bits, const py::object& shape_argument) {
+  const int width = read_width(bits, "unpack_codes");
+  const CodeInput input = read_code_input(packed, "unpack_codes", false);
+  if (input.code_bytes != 1)
+    throw py::type_error("softfloat.unpack_codes: packed codes are bytes (uint8), got " +
+                         dtype_name(input.array));
+  const std::size_t bytes = input.size;
+  const Shape shape = read_shape(shape_argument, bytes * 8 / std::size_t(width), "unpack_codes");
+  const std::size_t n = element_count(shape);
+  const std::size_t need = packed_bytes(width, n);
+  if (need > bytes)
+    throw py::value_error("softfloat.unpack_codes: " + std::to_string(n) + " codes of " + std::to_string(width) +
+                          " bits take " + std::to_string(need) + " bytes; the array has " + std::to_string(bytes));
+  auto out = new_array<std::uint8_t>(shape);
+  std::uint8_t* result = mutable_data(out);
+  const auto* in = static_cast<const std::uint8_t*>(input.data());
+  run_without_gil(n, [&] { unpack_codes(in, bytes, n, width, result); });
+  return out;
+}
+
+py::array scalar_quantize_array(const py::object& array, const std::string& format, const std::string& rounding,
+                                bool saturate, const py::object& seed, const py::object& offset) {
+  const ConversionOptions options =
+      read_conversion_options("_scalar_quantize", format, rounding, saturate, seed, offset);
+  const FloatInput input = read_float_input(array, "_scalar_quantize");
+  py::array result_array;
+  with_code_type(options.format.total_bits(), [&]<class Code>(Code*) {
+    auto out = new_array<Code>(input.shape);
+    Code* result = mutable_data(out);
+    run_without_gil(input.size, [&] {
+      if (input.is_double) scalar_quantize(static_cast<const double*>(input.data()), input.size, result, options);
+      else scalar_quantize(static_cast<const float*>(input.data()), input.size, result, options);
+    });
+    result_array = std::move(out);
+  });
+  return result_array;
+}
+
+py::array scalar_dequantize_array(const py::object& codes, const std::string& format_spec, const py::object& dtype) {
+  const Format format = read_format(format_spec, "_scalar_dequantize");
+  const bool to_double = read_float_dtype(dtype, "_scalar_dequantize");
+  const CodeInput input = read_code_input(codes, "_scalar_dequantize", true);
+  py::array result_array;
+  with_code_bytes(input.code_bytes, [&]<class Code>(Code*) {
+    const Code* in = static_cast<const Code*>(input.data());
+    if (to_double) {
+      auto out = new_array<double>(input.shape);
+      double* result = mutable_data(out);
+      run_without_gil(input.size, [&] { scalar_dequantize(in, input.size, result, format); });
+      result_array = std::move(out);
+    } else {
+      auto out = new_array<float>(input.shape);
+      float* result = mutable_data(out);
+      run_without_gil(input.size, [&] { scalar_dequantize(in, input.size, result, format); });
+      result_array = std::move(out);
+    }
+  });
+  return result_array;
+}
+
+}  // namespace
+
+void register_arrays(py::module_& module) {
+  using namespace pybind11::literals;
+  const py::object float32 = py::module_::import("numpy").attr("float32");
+
+  module.def("round_trip", &round_trip, "array"_a, "format"_a, "rounding"_a = "nearest_even", "saturate"_a = false,
+             "seed"_a = py::none(), py::kw_only(), "offset"_a = 0,
+             R"(Fake quantization: every element replaced by the nearest value of `format`.
+
+Returns a new array of the input's shape and dtype: float32 stays float32, float64
+stays float64 and is rounded once, straight from the double (never through float32).
+A float64 result is exact; a float32 result is exact wherever float32 holds the value
+(every format of at most 24 significant bits and float32's range).
+
+format    a format spec: "fp32", "bf16", "fp16", "tf32", "e5m2", "e4m3", "e3m2", "e2m3",
+          "e2m1", "e8m0", "e4m3fnuz", "e5m2fnuz", "p3109_8p3", or "eXmY" with options
+          (":fn", ":finite", ":fnuz", ":unsigned", ":nozero", ":bias=N").
+rounding  nearest_even, nearest_away, nearest_zero, toward_zero, away_from_zero, up,
+          down, odd, stochastic, stochastic_equal.
+saturate  overflow to +-max (OCP "SAT") instead of the format's infinity or NaN.
+seed      stochastic modes only: element i uses softfloat's random_bits(seed, offset + i),
+          so a seed reproduces the result exactly. None draws a fresh seed from
+          os.urandom(8) on every call. The other modes ignore it.
+offset    the counter of the first element (continue a stream across calls).)");
+
+  module.def("quantize", &quantize, "array"_a, "format"_a, "rounding"_a = "nearest_even", "saturate"_a = false,
+             "seed"_a = py::none(), py::kw_only(), "offset"_a = 0, "packed"_a = false,
+             R"(The codes of the nearest values of `format`, same shape as the input.
+
+Codes are uint8, uint16 or uint32 by the format's width (uint64 above 32 bits). Sub-byte
+formats sit in the low bits of a uint8. packed=True (4- and 6-bit formats) returns a
+1-D uint8 array in the library's dense layout instead, the input read in C order:
+4 bits two codes a byte, element 0 in the low nibble (E2M1 [1.0, -0.5] -> 0x92);
+6 bits a little-endian bit stream, four codes in three bytes. float64 input is rounded
+straight from the double. The options are round_trip's.)");
+
+  module.def("dequantize", &dequantize, "codes"_a, "format"_a, py::kw_only(), "packed"_a = false,
+             "shape"_a = py::none(), "dtype"_a = float32,
+             R"(The values of codes of `format`, as float32 (default) or float64.
+
+Bits above the format's width are ignored. A float32 result is exact wherever float32
+holds the value (else rounded to nearest even); float64 is exact for every format of up
+to 53 significant bits. packed=True reads quantize(..., packed=True) bytes; shape (an
+int or a tuple) says how many values they hold, by default as many as fit.)");
+
+  module.def("pack_codes", &pack, "codes"_a, "bits"_a,
+             R"(Packs 4- or 6-bit codes (uint8, low bits) into the dense layout of quantize(..., packed=True).)");
+  module.def("unpack_codes", &unpack, "packed"_a, "bits"_a, "shape"_a = py::none(),
+             R"(The uint8 codes held by packed bytes (the inverse of pack_codes); shape as in dequantize.)");
+
+  module.def("_scalar_quantize", &scalar_quantize_array, "array"_a, "format"_a, "rounding"_a = "nearest_even",
+             "saturate"_a = false, "seed"_a = py::none(), py::kw_only(), "offset"_a = 0,
+             R"(quantize's value-by-value definition: round_to_format(decode(x), ...) per element, no packing.
+
+For tests: the array functions must give the same codes bit for bit.)");
+  module.def("_scalar_dequantize", &scalar_dequantize_array, "codes"_a, "format"_a, "dtype"_a = float32,
+             R"(dequantize's value-by-value definition (decode, then round to float32 or float64).)");
+}
+
+}  // namespace softfloat::python

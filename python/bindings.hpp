@@ -1,0 +1,16 @@
+// The Python module's parts, one registration function per job: formats (format_info,
+// names), arrays (quantize / dequantize / round_trip, packing, the scalar reference
+// path), mx (block scaling) and matmul. module.cpp calls them in that order.
+#pragma once
+
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>  // std::vector <-> list, in every part alike
+
+namespace softfloat::python {
+
+void register_formats(pybind11::module_& module);
+void register_arrays(pybind11::module_& module);
+void register_mx(pybind11::module_& module);
+void register_matmul(pybind11::module_& module);
+
+}  // namespace softfloat::python

@@ -1,0 +1,119 @@
+// softfloat.matmul: C = A * B for matrices of codes (softfloat/matmul.hpp's runtime
+// overload), the products summed in an accumulator format and returned as float32.
+// Rows that are spaced but contiguous (a slice such as a[:, :k] of a larger matrix) are
+// read in place through the leading dimension; any other layout is copied first.
+#include <string>
+#include <tuple>
+
+#include "python/array_access.hpp"
+#include "python/bindings.hpp"
+#include "python/conversion_options.hpp"
+#include "softfloat/format_spec.hpp"
+#include "softfloat/matmul.hpp"
+
+namespace softfloat::python {
+
+namespace {
+
+// A matrix of codes with its leading dimension (elements between row starts).
+struct CodeMatrix {
+  py::array array;
+  int code_bytes = 1;
+  std::size_t rows = 0, columns = 0, leading_dimension = 0;
+};
+
+CodeMatrix read_code_matrix(const py::handle& object, const char* which) {
+  py::array array = py::array::ensure(object);
+  if (!array)
+    throw py::type_error(std::string("softfloat.matmul: ") + which + " must be a NumPy array of codes");
+  const py::dtype dtype = array.dtype();
+  const py::ssize_t size = dtype.itemsize();
+  if (dtype.kind() != 'u' || size == 8)
+    throw py::type_error(std::string("softfloat.matmul: ") + which + " must hold codes as uint8, uint16 or uint32, "
+                         "not " + dtype_name(dtype) + " (quantize() gives them)");
+  if (array.ndim() != 2)
+    throw py::value_error(std::string("softfloat.matmul: ") + which + " must be a 2-D matrix, got " +
+                          std::to_string(array.ndim()) + " dimensions");
+  CodeMatrix matrix;
+  matrix.code_bytes = int(size);
+  matrix.rows = std::size_t(array.shape(0));
+  matrix.columns = std::size_t(array.shape(1));
+  // In place when each row is contiguous in native byte order and rows start a whole
+  // number of elements apart, at least a row's length.
+  const bool native = dtype.byteorder() != '>';
+  const bool contiguous_rows = matrix.columns <= 1 || array.strides(1) == size;
+  const py::ssize_t row_stride = array.strides(0);
+  const bool rows_in_order = matrix.rows <= 1 || (row_stride >= 0 && row_stride % size == 0 &&
+                                                  std::size_t(row_stride / size) >= matrix.columns);
+  if (native && contiguous_rows && rows_in_order) {
+    matrix.array = array;
+    matrix.leading_dimension = matrix.rows <= 1 ? matrix.columns : std::size_t(row_stride / size);
+  } else {
+    switch (size) {
+      case 1: matrix.array = py::array_t<std::uint8_t, py::array::c_style>::ensure(array); break;
+      case 2: matrix.array = py::array_t<std::uint16_t, py::array::c_style>::ensure(array); break;
+      default: matrix.array = py::array_t<std::uint32_t, py::array::c_style>::ensure(array); break;
+    }
+    if (!matrix.array)
+      throw py::type_error(std::string("softfloat.matmul: could not copy ") + which + " into a contiguous array");
+    matrix.leading_dimension = matrix.columns;
+  }
+  return matrix;
+}
+
+template <class Body>
+void with_code_pointer(const CodeMatrix& matrix, Body&& body) {
+  const void* data = matrix.array.data();
+  switch (matrix.code_bytes) {
+    case 1: body(static_cast<const std::uint8_t*>(data)); break;
+    case 2: body(static_cast<const std::uint16_t*>(data)); break;
+    default: body(static_cast<const std::uint32_t*>(data)); break;
+  }
+}
+
+py::array matmul(const py::object& a_codes, const py::object& b_codes, const std::string& format_a_spec,
+                 const std::string& format_b_spec, const std::string& accumulator_spec) {
+  const Format format_a = read_format(format_a_spec, "matmul");
+  const Format format_b = read_format(format_b_spec, "matmul");
+  const Format accumulator = read_format(accumulator_spec, "matmul");
+  const CodeMatrix a = read_code_matrix(a_codes, "a_codes");
+  const CodeMatrix b = read_code_matrix(b_codes, "b_codes");
+  if (a.columns != b.rows)
+    throw py::value_error("softfloat.matmul: mismatched shapes: a_codes is " + std::to_string(a.rows) + "x" +
+                          std::to_string(a.columns) + " and b_codes " + std::to_string(b.rows) + "x" +
+                          std::to_string(b.columns) + "; a_codes needs as many columns as b_codes has rows");
+  for (const auto& [matrix, format, which] :
+       {std::tuple{&a, &format_a, "a_codes"}, std::tuple{&b, &format_b, "b_codes"}})
+    if (format->total_bits() > 8 * matrix->code_bytes)
+      throw py::value_error(std::string("softfloat.matmul: ") + which + " holds " + format_name(*format) +
+                            " codes of " + std::to_string(format->total_bits()) + " bits, which do not fit its " +
+                            std::to_string(8 * matrix->code_bytes) + "-bit dtype");
+  const std::size_t m = a.rows, n = b.columns, k = a.columns;
+  auto out = new_array<float>(Shape{py::ssize_t(m), py::ssize_t(n)});
+  float* c = mutable_data(out);
+  run_without_gil(m * n * (k + 1), [&] {
+    with_code_pointer(a, [&](auto a_data) {
+      with_code_pointer(b, [&](auto b_data) {
+        softfloat::matmul(1.0f, a_data, format_a, a.leading_dimension, b_data, format_b, b.leading_dimension, 0.0f, c,
+                          n, m, n, k, accumulator);
+      });
+    });
+  });
+  return out;
+}
+
+}  // namespace
+
+void register_matmul(py::module_& module) {
+  using namespace pybind11::literals;
+  module.def("matmul", &matmul, "a_codes"_a, "b_codes"_a, "fmt_a"_a, "fmt_b"_a, "acc"_a = "fp32",
+             R"(C = A * B for matrices of codes: a_codes (m x k) of format fmt_a, b_codes (k x n) of fmt_b.
+
+The products of the decoded values are summed in k order in the accumulator format acc
+(a format spec: "fp32", the default, runs a chain of fp32 fused multiply-adds; "bf16",
+"fp16", ... round every step to that format), and C is returned as float32 (m x n).
+Codes are uint8, uint16 or uint32 (as quantize returns them), one per element; packed
+4- and 6-bit arrays must be unpacked first (unpack_codes).)");
+}
+
+}  // namespace softfloat::python

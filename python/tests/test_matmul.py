@@ -1,0 +1,89 @@
+"""matmul over code matrices: sums written out step by step in NumPy, a low-precision
+accumulator worked by hand, strided operands, and the errors."""
+import numpy as np
+import pytest
+
+import softfloat
+
+
+def codes_of(values, fmt):
+    codes = softfloat.quantize(np.asarray(values, np.float64), fmt)
+    assert np.array_equal(softfloat.dequantize(codes, fmt, dtype=np.float64), values)  # exact by construction
+    return codes
+
+
+def test_exact_sums():
+    # Small multiples of 1/2 times small integers: every partial sum is exact in fp32,
+    # so C is the exact product.
+    a = np.array([[1, 2, 0.5, -3], [4, -1.5, 2, 0], [0.25, 1, 1, 1]])
+    b = np.arange(20, dtype=np.float64).reshape(4, 5) - 7
+    c = softfloat.matmul(codes_of(a, "e4m3"), codes_of(b, "bf16"), "e4m3", "bf16")
+    assert c.dtype == np.float32 and c.shape == (3, 5)
+    assert c.tolist() == (a @ b).tolist()
+    # An empty sum (k = 0) is +0 everywhere.
+    empty = softfloat.matmul(np.zeros((2, 0), np.uint8), np.zeros((0, 3), np.uint16), "e4m3", "bf16")
+    assert empty.tolist() == [[0.0] * 3] * 2
+
+
+def test_fp32_accumulator_is_a_chain_of_fused_multiply_adds():
+    # c = fl32(c + a_ip * b_pj) for p = 0..k-1. E4M3 products have at most 8 significant
+    # bits and c 24, within 2^-18 .. 2^23 here, so c + a * b is exact in float64 and one
+    # float32 conversion is the fused step's single rounding.
+    rng = np.random.default_rng(3)
+    a = softfloat.round_trip(rng.normal(size=(17, 33)) * 8, "e4m3")
+    b = softfloat.round_trip(rng.normal(size=(33, 9)) * 8, "e4m3")
+    expected = np.zeros((17, 9), np.float32)
+    for p in range(33):
+        expected = (expected.astype(np.float64) + np.outer(a[:, p], b[p, :])).astype(np.float32)
+    c = softfloat.matmul(codes_of(a, "e4m3"), codes_of(b, "e4m3"), "e4m3", "e4m3")
+    assert c.tolist() == expected.tolist()
+
+
+def test_bf16_accumulator_loses_what_bf16_cannot_hold():
+    # [256, 1, 1] . [1, 1, 1]: in bf16 (8 significant bits) 256 + 1 = 257 is halfway between
+    # 256 and 258 and rounds to the even 256, twice; fp32 keeps 258.
+    a = codes_of(np.array([[256.0, 1.0, 1.0]]), "bf16")
+    b = codes_of(np.ones((3, 1)), "e4m3")
+    assert softfloat.matmul(a, b, "bf16", "e4m3", acc="bf16").tolist() == [[256.0]]
+    assert softfloat.matmul(a, b, "bf16", "e4m3").tolist() == [[258.0]]
+
+
+def test_low_precision_accumulator_step_by_step():
+    # c = round_bf16(c + a_ip * b_pj), each sum exact in float64 before its one rounding.
+    rng = np.random.default_rng(4)
+    a = softfloat.round_trip(rng.normal(size=(4, 20)), "e4m3")
+    b = softfloat.round_trip(rng.normal(size=(20, 3)), "e5m2")
+    expected = np.zeros((4, 3))
+    for p in range(20):
+        expected = softfloat.round_trip(expected + np.outer(a[:, p], b[p, :]), "bf16")
+    c = softfloat.matmul(codes_of(a, "e4m3"), codes_of(b, "e5m2"), "e4m3", "e5m2", acc="bf16")
+    assert c.tolist() == expected.astype(np.float32).tolist()
+
+
+def test_strided_operands():
+    rng = np.random.default_rng(5)
+    big = softfloat.quantize(rng.normal(size=(12, 40)).astype(np.float32), "e4m3")
+    b = softfloat.quantize(rng.normal(size=(16, 6)).astype(np.float32), "e4m3")
+    expected = softfloat.matmul(np.ascontiguousarray(big[2:9, 3:19]), b, "e4m3", "e4m3")
+    # Rows spaced 40 apart, read in place; every other row; a transposed (copied) view.
+    assert softfloat.matmul(big[2:9, 3:19], b, "e4m3", "e4m3").tolist() == expected.tolist()
+    assert softfloat.matmul(big[2:9, 3:19], np.asfortranarray(b), "e4m3", "e4m3").tolist() == expected.tolist()
+    every_other = softfloat.matmul(big[::2, :16], b, "e4m3", "e4m3")
+    assert every_other.tolist() == softfloat.matmul(np.ascontiguousarray(big[::2, :16]), b, "e4m3", "e4m3").tolist()
+    # E2M1 codes, one per byte, as quantize returns them.
+    x = softfloat.quantize(np.array([[1.0, 2.0], [3.0, -0.5]], np.float32), "e2m1")
+    assert softfloat.matmul(x, x, "e2m1", "e2m1").tolist() == [[7.0, 1.0], [1.5, 6.25]]
+
+
+def test_errors():
+    a = np.zeros((3, 4), np.uint8)
+    with pytest.raises(ValueError, match="mismatched shapes: a_codes is 3x4 and b_codes 5x2"):
+        softfloat.matmul(a, np.zeros((5, 2), np.uint8), "e4m3", "e4m3")
+    with pytest.raises(ValueError, match="must be a 2-D matrix, got 1 dimensions"):
+        softfloat.matmul(a, np.zeros(4, np.uint8), "e4m3", "e4m3")
+    with pytest.raises(TypeError, match="b_codes must hold codes as uint8, uint16 or uint32, not float32"):
+        softfloat.matmul(a, np.zeros((4, 2), np.float32), "e4m3", "e4m3")
+    with pytest.raises(ValueError, match="a_codes holds bf16 codes of 16 bits, which do not fit its 8-bit dtype"):
+        softfloat.matmul(a, np.zeros((4, 2), np.uint8), "bf16", "e4m3")
+    with pytest.raises(ValueError, match="softfloat.matmul: .*'fp8'"):
+        softfloat.matmul(a, np.zeros((4, 2), np.uint8), "e4m3", "e4m3", acc="fp8")
