@@ -91,8 +91,8 @@ SOFTFLOAT_BF16_DOT_TARGET inline void accumulate_chunk(const std::uint8_t* b, st
   for (int q = 0; q < 4; ++q) sum[q] = _mm512_maskz_loadu_ps(__mmask16(mask >> (16 * q)), y + j0 + 16 * q);
   for (int r = 0; r < R; ++r) {
     const std::size_t p = 2 * (t0 + std::size_t(r));
-    _mm_prefetch(reinterpret_cast<const char*>(b + p * ld + j0 + kPrefetchAhead), _MM_HINT_T0);
-    if (p + 1 < k) _mm_prefetch(reinterpret_cast<const char*>(b + (p + 1) * ld + j0 + kPrefetchAhead), _MM_HINT_T0);
+    _mm_prefetch(reinterpret_cast<const char*>(b + p * ld + j0 + kPrefetchAhead), _MM_HINT_T1);
+    if (p + 1 < k) _mm_prefetch(reinterpret_cast<const char*>(b + (p + 1) * ld + j0 + kPrefetchAhead), _MM_HINT_T1);
     const __m512i row0 = _mm512_maskz_loadu_epi8(mask, b + p * ld + j0);
     const __m512i row1 = p + 1 < k ? _mm512_maskz_loadu_epi8(mask, b + (p + 1) * ld + j0) : _mm512_setzero_si512();
     const __m512bh x = (__m512bh)_mm512_set1_epi32(int(x_pairs[t0 + std::size_t(r)]));
