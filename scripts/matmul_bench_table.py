@@ -1,0 +1,64 @@
+#!/usr/bin/env python3
+"""Turns the JSON output of bench_matmul into the Markdown tables in README.md.
+
+    build/bench/matmul/bench_matmul --benchmark_min_time=0.5 --benchmark_repetitions=3 \\
+        --benchmark_report_aggregates_only=true --benchmark_out=matmul.json --benchmark_out_format=json
+    /usr/bin/python3 scripts/matmul_bench_table.py matmul.json
+
+Every figure is the median over the repetitions of the benchmark's GFLOP/s (real time);
+each ratio divides by the OpenBLAS row of the same size and thread count, run in the
+same process; the two-thread rows also show their scaling over one thread.
+"""
+import json
+import sys
+
+
+def main() -> None:
+    with open(sys.argv[1]) as source:
+        results = json.load(source)["benchmarks"]
+    gflops = {}
+    for r in results:
+        if r.get("aggregate_name") == "median":
+            gflops[r["run_name"].removesuffix("/real_time")] = r["GFLOP/s"] / 1e9 if r["GFLOP/s"] > 1e6 else r["GFLOP/s"]
+
+    def cell(name: str, baseline: str) -> str:
+        return f"{gflops[name]:.0f} ({gflops[name] / gflops[baseline]:.2f}x)" if name in gflops else "n/a"
+
+    print("| GFLOP/s (ratio to sgemm) | 256 | 512 | 1024 | 2048 |")
+    print("|---|---:|---:|---:|---:|")
+    sizes = (256, 512, 1024, 2048)
+    print("| OpenBLAS `cblas_sgemm` on fp32 copies | " +
+          " | ".join(f"{gflops[f'openblas_sgemm/n:{n}/threads:1']:.0f}" for n in sizes) + " |")
+    for fmt in ("e4m3", "bf16"):
+        for in_order, label in ((0, "default (vdpbf16ps pairs)"), (1, "in order (FMA chain)")):
+            row = [cell(f"matmul_{fmt}_x_{fmt}/n:{n}/threads:1/in_order:{in_order}", f"openblas_sgemm/n:{n}/threads:1")
+                   for n in sizes]
+            print(f"| {fmt.upper()} x {fmt.upper()}, {label} | " + " | ".join(row) + " |")
+    print()
+    print("| 1024^3 on two threads | GFLOP/s | ratio to sgemm (2 threads) | scaling over 1 thread |")
+    print("|---|---:|---:|---:|")
+    blas1, blas2 = "openblas_sgemm/n:1024/threads:1", "openblas_sgemm/n:1024/threads:2"
+    print(f"| OpenBLAS `cblas_sgemm` | {gflops[blas2]:.0f} | 1.00x | {gflops[blas2] / gflops[blas1]:.2f}x |")
+    for fmt in ("e4m3", "bf16"):
+        for in_order, label in ((0, "default"), (1, "in order")):
+            one = f"matmul_{fmt}_x_{fmt}/n:1024/threads:1/in_order:{in_order}"
+            two = f"matmul_{fmt}_x_{fmt}/n:1024/threads:2/in_order:{in_order}"
+            print(f"| {fmt.upper()} x {fmt.upper()}, {label} | {gflops[two]:.0f} | {gflops[two] / gflops[blas2]:.2f}x | "
+                  f"{gflops[two] / gflops[one]:.2f}x |")
+    print()
+    print("| 1 x 8192 x 8192 matrix-vector | ms, 1 thread | speed-up over sgemv | ms, 2 threads | speed-up over sgemv (2 threads) | scaling over 1 thread |")
+    print("|---|---:|---:|---:|---:|---:|")
+    ms = {name: 2 * 8192 * 8192 / (g * 1e9) * 1e3 for name, g in gflops.items()}
+    v1, v2 = "openblas_sgemv_1x8192x8192/threads:1", "openblas_sgemv_1x8192x8192/threads:2"
+    print(f"| OpenBLAS `cblas_sgemv` on fp32 (4 bytes a weight) | {ms[v1]:.2f} | 1.00x | {ms[v2]:.2f} | 1.00x | "
+          f"{ms[v1] / ms[v2]:.2f}x |")
+    for fmt, width in (("e4m3", 1), ("bf16", 2)):
+        for in_order, label in ((0, "default"), (1, "in order")):
+            one = f"matvec_{fmt}_1x8192x8192/threads:1/in_order:{in_order}"
+            two = f"matvec_{fmt}_1x8192x8192/threads:2/in_order:{in_order}"
+            print(f"| {fmt.upper()} weights ({width} byte{'s' if width > 1 else ''}), {label} | {ms[one]:.2f} | "
+                  f"{ms[v1] / ms[one]:.2f}x | {ms[two]:.2f} | {ms[v2] / ms[two]:.2f}x | {ms[one] / ms[two]:.2f}x |")
+
+
+if __name__ == "__main__":
+    main()
