@@ -14,6 +14,7 @@
 
 #include "cli/commands.hpp"
 #include "cli/number_text.hpp"
+#include "cli/options.hpp"
 #include "cli/table.hpp"
 #include "softfloat/cost.hpp"
 #include "softfloat/matmul_model.hpp"
@@ -63,16 +64,7 @@ std::string bits_text(const StorageFormat& format) { return significant(format.b
 // Accepts what parse_storage_format() accepts (format specs, mxfp4, nvfp4, ...) and
 // reports its message.
 CLI::Validator storage_spec_validator() {
-  return CLI::Validator(
-      [](std::string& spec) -> std::string {
-        try {
-          parse_storage_format(spec);
-          return {};
-        } catch (const std::invalid_argument& error) {
-          return error.what();
-        }
-      },
-      "SPEC", "storage format spec");
+  return parse_validator([](const std::string& spec) { parse_storage_format(spec); }, "storage format spec", "SPEC");
 }
 
 // A rate or an amount: a finite number (70e9, 3.35e12) above zero, or from zero when

@@ -15,16 +15,7 @@ std::string rounding_names() {
 }
 
 CLI::Validator format_spec_validator() {
-  return CLI::Validator(
-      [](std::string& spec) -> std::string {
-        try {
-          parse_format(spec);
-          return {};
-        } catch (const std::invalid_argument& error) {
-          return error.what();
-        }
-      },
-      "SPEC", "format spec");
+  return parse_validator([](const std::string& spec) { parse_format(spec); }, "format spec", "SPEC");
 }
 
 CLI::Option* add_rounding_option(CLI::App& command, Rounding& mode) {

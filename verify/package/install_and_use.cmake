@@ -7,6 +7,9 @@
 #   4. run the installed command, bin/softfloat: an encoding, a demo with --csv, and a
 #      plot through the plot scripts installed beside it (Debian's /usr/bin/python3 with
 #      matplotlib draws it)
+#   5. with -DPYTHON=interpreter -DPYTHON_MODULE_DIR=dir (relative to the prefix): import
+#      the installed Python module from there and round the issue's double-rounding case
+#      (PYTHON_PRELOAD: the sanitizer runtime an instrumented module needs)
 #
 #   cmake -DBUILD_DIR=build -DSOURCE_DIR=. -DWORK_DIR=/tmp/pkg [-DSANITIZE=ON] [-DCONFIG=Release]
 #         [-DCXX_COMPILER=g++] -P verify/package/install_and_use.cmake
@@ -110,4 +113,32 @@ foreach(file ${csv} ${plot})
   endif()
 endforeach()
 message(STATUS "package test: the installed softfloat command encodes, runs a demo, writes its CSV and plot")
+
+# 5. The installed Python module.
+if(PYTHON)
+  if(IS_ABSOLUTE "${PYTHON_MODULE_DIR}")
+    message(FATAL_ERROR "package test: SOFTFLOAT_PYTHON_INSTALL_DIR=${PYTHON_MODULE_DIR} is absolute, so installing "
+                        "into the scratch prefix would write outside it; give a path relative to the prefix")
+  endif()
+  set(module_dir "${prefix}/${PYTHON_MODULE_DIR}")
+  file(GLOB modules "${module_dir}/softfloat*.so")
+  if(NOT modules)
+    message(FATAL_ERROR "package test: no softfloat*.so installed in ${module_dir}")
+  endif()
+  set(python_environment "PYTHONPATH=${module_dir}" PYTHONDONTWRITEBYTECODE=1)
+  if(PYTHON_PRELOAD)
+    list(APPEND python_environment "LD_PRELOAD=${PYTHON_PRELOAD}" ASAN_OPTIONS=detect_leaks=0 PYTHONMALLOC=malloc)
+  endif()
+  # (Lines of the program end in \n, not ';', which would split CMake's argument.)
+  # float64 -431.99999999999994 lies below the midpoint -432 of E4M3's -416 and -448:
+  # rounded once it is -416 (through float32 it would become -432, then -448).
+  run_step("import the installed Python module" ${CMAKE_COMMAND} -E env ${python_environment} ${PYTHON} -c
+           "import numpy, softfloat\nprint(softfloat.__file__)\nprint(softfloat.round_trip(numpy.array([-431.99999999999994]), 'e4m3')[0])")
+  string(FIND "${step_output}" "${module_dir}/" from_prefix)
+  string(FIND "${step_output}" "-416.0" rounded_once)
+  if(from_prefix EQUAL -1 OR rounded_once EQUAL -1)
+    message(FATAL_ERROR "package test: the installed module was not the one imported, or rounded wrongly:\n${step_output}")
+  endif()
+  message(STATUS "package test: the installed Python module imports from ${module_dir} and rounds -431.99999999999994 to -416 in e4m3")
+endif()
 message(STATUS "package test: passed")
