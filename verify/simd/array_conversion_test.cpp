@@ -334,7 +334,11 @@ TEST(ArrayConversionTargets, EverySupportedTargetRuns) {
   if (__builtin_cpu_supports("avx512bw")) {
     EXPECT_NE(list.find("AVX3"), std::string::npos) << "an AVX-512 CPU must run the AVX3 target";
   }
-  EXPECT_NE(list.find("SSSE3"), std::string::npos);
+  // Every x86-64 CPU runs SSSE3, so a build that compiles it must run it (the
+  // sanitizer build compiles fewer targets: scripts/dev.sh).
+  if (HWY_TARGETS & HWY_SSSE3) {
+    EXPECT_NE(list.find("SSSE3"), std::string::npos);
+  }
 #endif
 }
 

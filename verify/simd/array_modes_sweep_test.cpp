@@ -4,7 +4,7 @@
 // mode by mode in verify/conversion/rounding_modes_test.cpp). Inputs: every rounding
 // boundary of the two formats (each code's float value, the midpoint to the next
 // code, one float ulp either side of both, max against the would-be next code) with
-// the special floats, then a stride of 2^28 of the 2^32 float bit patterns whose
+// the special floats, then a stride of 2^27 of the 2^32 float bit patterns whose
 // low four bits vary from input to input. The scalar result of a chunk is computed
 // once per mode and policy and shared by every target; each target's generic
 // algorithm is called through its own dispatch-table entry
@@ -36,7 +36,7 @@ using test_support::kDeterministicRoundings;
 using test_support::kOverflowPolicies;
 using test_support::name_of;
 
-constexpr std::uint64_t kStrideInputs = std::uint64_t{1} << 28;
+constexpr std::uint64_t kStrideInputs = std::uint64_t{1} << 27;
 constexpr std::size_t kChunk = std::size_t{1} << 16;
 
 float from_bits(std::uint32_t u) { return std::bit_cast<float>(u); }
