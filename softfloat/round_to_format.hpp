@@ -44,11 +44,15 @@ constexpr bool round_up(Rounding mode, Remainder rem, bool kept_is_odd, bool neg
   return false;
 }
 
-// Overflow: IEEE 754 sends toward-zero and toward-the-opposite-infinity roundings to
-// +-max; otherwise infinity where the format has one, else NaN, else max. The
-// saturate policy always gives +-max.
+// Overflow of a finite value: IEEE 754 sends toward-zero and toward-the-opposite-
+// infinity roundings to +-max; so does round-to-odd, which truncates and sets a sticky
+// last bit, and above max that is max itself (all ones, or E4M3's 448 whose all-ones
+// neighbour is NaN): an inexact finite value never becomes infinity or NaN under odd,
+// which keeps "odd at p + 2 bits, then any rounding at p bits" equal to rounding once
+// at the top of the range. Otherwise infinity where the format has one, else NaN,
+// else max. The saturate policy always gives +-max.
 constexpr std::uint64_t overflow_code(const Format& f, bool negative, Rounding mode, Overflow policy) {
-  const bool to_max = policy == Overflow::saturate || mode == Rounding::toward_zero ||
+  const bool to_max = policy == Overflow::saturate || mode == Rounding::toward_zero || mode == Rounding::odd ||
                       (mode == Rounding::up && negative) || (mode == Rounding::down && !negative);
   if (to_max || (!f.has_infinity() && !f.has_nan())) return f.sign_bits(negative) | f.max_finite_magnitude();
   if (f.has_infinity()) return f.sign_bits(negative) | f.infinity_magnitude();

@@ -192,10 +192,10 @@ TEST(RoundingModesWorkedCases, E4m3) {
   constexpr Overflow standard = Overflow::standard, saturate = Overflow::saturate;
   check_worked_cases<E4M3>({
       // 460 lies between max 448 = 0b0'1111'110 (even) and the would-be 480 =
-      // 0b0'1111'111 (odd, the NaN code): round-to-odd lands on 0x7F, an overflow.
-      {"odd of 460 overflows", 460, R::odd, standard, 0x7F},
+      // 0b0'1111'111 (odd, the NaN code): round-to-odd overflows to max, not NaN.
+      {"odd of 460 overflows to max", 460, R::odd, standard, 0x7E},
       {"odd of 460 saturates", 460, R::odd, saturate, 0x7E},
-      {"odd of -460 overflows", -460, R::odd, standard, 0xFF},
+      {"odd of -460 overflows to -max", -460, R::odd, standard, 0xFE},
       // 464 is the midpoint of 448 and 480: ties away overflow, ties to zero and to even stay.
       {"nearest_away of 464", 464, R::nearest_away, standard, 0x7F},
       {"nearest_away of 464 saturated", 464, R::nearest_away, saturate, 0x7E},
@@ -245,10 +245,10 @@ TEST(RoundingModesWorkedCases, Fp16) {
       {"down of 1e6 is max", 1e6, R::down, standard, 0x7BFF},
       {"up of 1e6 is infinity", 1e6, R::up, standard, 0x7C00},
       {"away of 65505 is infinity", 65505, R::away_from_zero, standard, 0x7C00},
-      // Between max (odd) and 2^16 round-to-odd keeps max; from 2^16 on, every
-      // candidate is beyond max.
+      // Between max (odd) and 2^16 round-to-odd keeps max; from 2^16 on the odd
+      // neighbour lies beyond max, and odd overflows to max like toward_zero.
       {"odd of 65535 is max", 65535, R::odd, standard, 0x7BFF},
-      {"odd of 65536 is infinity", 65536, R::odd, standard, 0x7C00},
+      {"odd of 65536 is max", 65536, R::odd, standard, 0x7BFF},
       {"odd of 65536 saturated", 65536, R::odd, saturate, 0x7BFF},
       // 65520 = max + 16 is the midpoint towards 2^16.
       {"nearest_away of 65520", 65520, R::nearest_away, standard, 0x7C00},
@@ -293,9 +293,9 @@ TEST(RoundingModesWorkedCases, FormatsWithoutInfinity) {
       {"toward_zero of 1e6", 1e6, R::toward_zero, standard, 0x7E},
       {"down of -1e6", -1e6, R::down, standard, 0xFF},
       {"-infinity saturated", -kInfinity, R::down, saturate, 0xFE},
-      // 57000 lies between max (0b...10, even) and the would-be 0b0'11111'11 (odd):
-      // the infinity code.
-      {"odd of 57000", 57000, R::odd, standard, 0x7F},
+      // 57000 lies between max (0b...10, even) and the would-be 0b0'11111'11 (odd,
+      // the infinity code): round-to-odd overflows to max.
+      {"odd of 57000", 57000, R::odd, standard, 0x7E},
   });
   // E8M0 (code c is 2^(c - 127), unsigned, NaN 0xFF): 3 lies between 2 = 0x80 and
   // 4 = 0x81 and is their midpoint; with one significant bit the lower neighbour

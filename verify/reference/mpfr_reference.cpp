@@ -292,9 +292,11 @@ std::uint64_t reference_compute(const std::function<int(mpfr_ptr, mpfr_rnd_t)>& 
   if (mpfr_zero_p(rounded.get())) return zero(f, negative);
   if (beyond_max(rounded.get(), f)) {
     // IEEE 754 7.4: roundTowardZero, and rounding toward the infinity of the other
-    // sign, carry an overflow to the largest finite magnitude.
-    const bool toward_finite = mode == Rounding::toward_zero || (mode == Rounding::up && negative) ||
-                               (mode == Rounding::down && !negative);
+    // sign, carry an overflow to the largest finite magnitude. So does round-to-odd:
+    // truncation (RNDZ, which stops at max) with a sticky last bit, and of the two
+    // neighbours of a value beyond max only max itself is finite.
+    const bool toward_finite = mode == Rounding::toward_zero || mode == Rounding::odd ||
+                               (mode == Rounding::up && negative) || (mode == Rounding::down && !negative);
     return overflow_code(f, negative, saturate || toward_finite);
   }
   return encode(rounded.get(), f);

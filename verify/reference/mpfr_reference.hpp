@@ -63,7 +63,8 @@ std::uint64_t reference_round(double x, const Format& format, mpfr_rnd_t rnd = M
 // neighbour beyond max is an ordinary number) by the exact comparison of the value
 // with their midpoint, resp. by which neighbour is an odd multiple of the gap
 // between them. A chosen value beyond max overflows: standard gives +-max for
-// toward_zero, for up on negatives and for down on positives (IEEE 754 7.4), else
+// toward_zero, for up on negatives and for down on positives (IEEE 754 7.4) and for
+// odd (truncation with a sticky bit: max is the only finite neighbour), else
 // infinity, else NaN, else max; saturate gives +-max, for infinite input too.
 // Infinite input keeps the format's rule under standard (infinity where it exists,
 // otherwise the round-to-nearest overflow code, whatever the mode); NaN, zeros and
