@@ -1,10 +1,8 @@
 // softfloat.round_trip / quantize / dequantize over NumPy arrays, the packing helpers,
-// and the scalar reference path. float32 input goes through the library's vectorised
-// array functions (softfloat/simd.hpp); float64 input is rounded once, straight from
-// the double (simd::quantize's double form), and its round trip is widened back to
-// float64 exactly. Formats wider than 32 bits, and float64 results of formats whose
-// values float32 cannot hold, take the scalar path (scalar_path.hpp), which computes
-// the same rounding value by value.
+// and the scalar reference path. The arrays' memory goes to the buffer conversions of
+// conversion_paths.hpp, which the torch layer shares: float32 through the library's
+// vectorised array functions, float64 rounded once straight from the double, formats
+// wider than 32 bits value by value (scalar_path.hpp).
 #include <algorithm>
 #include <string>
 #include <vector>
@@ -12,6 +10,7 @@
 #include "python/array_access.hpp"
 #include "python/bindings.hpp"
 #include "python/code_packing.hpp"
+#include "python/conversion_paths.hpp"
 #include "python/conversion_options.hpp"
 #include "python/scalar_path.hpp"
 #include "softfloat/format_spec.hpp"
@@ -21,13 +20,6 @@ namespace softfloat::python {
 
 namespace {
 
-// Whether float32 holds every value of the format exactly: at most 24 significant bits,
-// no binade above float's, and no quantum below float's smallest subnormal 2^-149.
-bool values_fit_float(const Format& format) {
-  return format.mantissa_bits <= 23 && format.max_exponent() <= 127 &&
-         format.min_normal_exponent() - format.mantissa_bits >= -149;
-}
-
 // Calls `body` with a null pointer of the code type that holds `bits` bits.
 template <class Body>
 void with_code_type(int bits, Body&& body) {
@@ -35,10 +27,6 @@ void with_code_type(int bits, Body&& body) {
   else if (bits <= 16) body(static_cast<std::uint16_t*>(nullptr));
   else if (bits <= 32) body(static_cast<std::uint32_t*>(nullptr));
   else body(static_cast<std::uint64_t*>(nullptr));
-}
-template <class Body>
-void with_code_bytes(int bytes, Body&& body) {
-  with_code_type(8 * bytes, std::forward<Body>(body));
 }
 
 int packed_width(const Format& format, const char* function) {
@@ -49,69 +37,16 @@ int packed_width(const Format& format, const char* function) {
   return bits;
 }
 
-// Large arrays in pieces, so that the temporary code and float buffers stay small;
-// each piece is long enough for the library to split it among its threads.
-constexpr std::size_t kPiece = std::size_t{1} << 18;
-
-RandomStream advanced(RandomStream random, std::size_t count) {
-  random.offset += count;
-  return random;
-}
-
-// float64 -> codes -> float32 -> float64 for formats whose values float32 holds: one
-// rounding, then two exact conversions.
-template <class Code>
-void round_trip_double_through_codes(const double* in, std::size_t n, double* out, const ConversionOptions& options) {
-  std::vector<Code> codes(std::min(n, kPiece));
-  std::vector<float> values(codes.size());
-  for (std::size_t i = 0; i < n; i += kPiece) {
-    const std::size_t count = std::min(kPiece, n - i);
-    simd::quantize(in + i, count, codes.data(), options.format, options.mode, options.policy,
-                   advanced(options.random, i));
-    simd::dequantize(codes.data(), count, values.data(), options.format);
-    std::copy(values.begin(), values.begin() + count, out + i);
-  }
-}
-
-// codes -> float32 -> float64, exact for formats whose values float32 holds.
-template <class Code>
-void dequantize_to_double(const Code* in, std::size_t n, double* out, const Format& format) {
-  std::vector<float> values(std::min(n, kPiece));
-  for (std::size_t i = 0; i < n; i += kPiece) {
-    const std::size_t count = std::min(kPiece, n - i);
-    simd::dequantize(in + i, count, values.data(), format);
-    std::copy(values.begin(), values.begin() + count, out + i);
-  }
-}
+FloatType float_type_of(const FloatInput& input) { return input.is_double ? FloatType::float64 : FloatType::float32; }
 
 py::array round_trip(const py::object& array, const std::string& format, const std::string& rounding, bool saturate,
                      const py::object& seed, const py::object& offset) {
   const ConversionOptions options = read_conversion_options("round_trip", format, rounding, saturate, seed, offset);
   const FloatInput input = read_float_input(array, "round_trip");
-  const std::size_t n = input.size;
-  const int bits = options.format.total_bits();
-  if (!input.is_double) {
-    auto out = new_array<float>(input.shape);
-    const float* in = static_cast<const float*>(input.data());
-    float* result = mutable_data(out);
-    run_without_gil(n, [&] {
-      if (bits <= 32) simd::round_trip(in, n, result, options.format, options.mode, options.policy, options.random);
-      else scalar_round_trip(in, n, result, options);
-    });
-    return out;
-  }
-  auto out = new_array<double>(input.shape);
-  const double* in = static_cast<const double*>(input.data());
-  double* result = mutable_data(out);
-  run_without_gil(n, [&] {
-    if (bits > 32 || !values_fit_float(options.format)) {
-      scalar_round_trip(in, n, result, options);
-      return;
-    }
-    with_code_type(bits, [&]<class Code>(Code*) {
-      if constexpr (sizeof(Code) <= 4) round_trip_double_through_codes<Code>(in, n, result, options);
-    });
-  });
+  const FloatType type = float_type_of(input);
+  py::array out = input.is_double ? py::array(new_array<double>(input.shape)) : py::array(new_array<float>(input.shape));
+  void* result = out.mutable_data();
+  run_without_gil(input.size, [&] { round_trip_values(input.data(), type, input.size, result, type, options); });
   return out;
 }
 
@@ -145,17 +80,7 @@ py::array quantize(const py::object& array, const std::string& format, const std
     auto out = new_array<Code>(input.shape);
     Code* result = mutable_data(out);
     run_without_gil(n, [&] {
-      if (input.is_double) {
-        const double* in = static_cast<const double*>(input.data());
-        if constexpr (sizeof(Code) <= 4)
-          simd::quantize(in, n, result, options.format, options.mode, options.policy, options.random);
-        else scalar_quantize(in, n, result, options);
-      } else {
-        const float* in = static_cast<const float*>(input.data());
-        if constexpr (sizeof(Code) <= 4)
-          simd::quantize(in, n, result, options.format, options.mode, options.policy, options.random);
-        else scalar_quantize(in, n, result, options);
-      }
+      quantize_values(input.data(), float_type_of(input), n, result, int(sizeof(Code)), options);
     });
     result_array = std::move(out);
   });
@@ -205,8 +130,7 @@ py::array dequantize_packed(const py::handle& codes, const Format& format, const
   run_without_gil(n, [&] {
     std::vector<std::uint8_t> unpacked(n);
     unpack_codes(in, bytes, n, width, unpacked.data());
-    if (values_fit_float(format)) dequantize_to_double(unpacked.data(), n, result, format);
-    else scalar_dequantize(unpacked.data(), n, result, format);
+    dequantize_codes(unpacked.data(), 1, n, result, FloatType::float64, format);
   });
   return out;
 }
@@ -223,35 +147,12 @@ py::array dequantize(const py::object& codes, const std::string& format_spec, bo
   if (8 * input.code_bytes < bits)
     throw py::value_error("softfloat.dequantize: " + format_name(format) + " codes have " + std::to_string(bits) +
                           " bits and do not fit the array's " + dtype_name(input.array));
-  const std::size_t n = input.size;
-  py::array result_array;
-  with_code_bytes(input.code_bytes, [&]<class Code>(Code*) {
-    const Code* in = static_cast<const Code*>(input.data());
-    constexpr bool simd_codes = sizeof(Code) <= 4;
-    if (!to_double) {
-      auto out = new_array<float>(input.shape);
-      float* result = mutable_data(out);
-      run_without_gil(n, [&] {
-        if constexpr (simd_codes) simd::dequantize(in, n, result, format);
-        else scalar_dequantize(in, n, result, format);
-      });
-      result_array = std::move(out);
-      return;
-    }
-    auto out = new_array<double>(input.shape);
-    double* result = mutable_data(out);
-    run_without_gil(n, [&] {
-      if constexpr (simd_codes) {
-        if (values_fit_float(format)) {
-          dequantize_to_double(in, n, result, format);
-          return;
-        }
-      }
-      scalar_dequantize(in, n, result, format);
-    });
-    result_array = std::move(out);
-  });
-  return result_array;
+  check_codes_fit(input.data(), input.code_bytes, input.size, format, "dequantize");
+  const FloatType type = to_double ? FloatType::float64 : FloatType::float32;
+  py::array out = to_double ? py::array(new_array<double>(input.shape)) : py::array(new_array<float>(input.shape));
+  void* result = out.mutable_data();
+  run_without_gil(input.size, [&] { dequantize_codes(input.data(), input.code_bytes, input.size, result, type, format); });
+  return out;
 }
 
 int read_width(int bits, const char* function) {
@@ -316,8 +217,9 @@ py::array scalar_dequantize_array(const py::object& codes, const std::string& fo
   const Format format = read_format(format_spec, "_scalar_dequantize");
   const bool to_double = read_float_dtype(dtype, "_scalar_dequantize");
   const CodeInput input = read_code_input(codes, "_scalar_dequantize", true);
+  check_codes_fit(input.data(), input.code_bytes, input.size, format, "_scalar_dequantize");
   py::array result_array;
-  with_code_bytes(input.code_bytes, [&]<class Code>(Code*) {
+  with_code_type(8 * input.code_bytes, [&]<class Code>(Code*) {
     const Code* in = static_cast<const Code*>(input.data());
     if (to_double) {
       auto out = new_array<double>(input.shape);
@@ -375,7 +277,8 @@ straight from the double. The options are round_trip's.)");
              "shape"_a = py::none(), "dtype"_a = float32,
              R"(The values of codes of `format`, as float32 (default) or float64.
 
-Bits above the format's width are ignored. A float32 result is exact wherever float32
+Codes must fit the format's width: a code with bits set above it raises ValueError
+(its index and value named), never a silently truncated value. A float32 result is exact wherever float32
 holds the value (else rounded to nearest even); float64 is exact for every format of up
 to 53 significant bits. packed=True reads quantize(..., packed=True) bytes; shape (an
 int or a tuple) says how many values they hold, by default as many as fit.)");

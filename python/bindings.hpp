@@ -1,6 +1,7 @@
 // The Python module's parts, one registration function per job: formats (format_info,
 // names), arrays (quantize / dequantize / round_trip, packing, the scalar reference
-// path), mx (block scaling) and matmul. module.cpp calls them in that order.
+// path), mx (block scaling), matmul and the torch layer's buffer entry points.
+// module.cpp calls them in that order.
 #pragma once
 
 #include <pybind11/pybind11.h>
@@ -12,5 +13,6 @@ void register_formats(pybind11::module_& module);
 void register_arrays(pybind11::module_& module);
 void register_mx(pybind11::module_& module);
 void register_matmul(pybind11::module_& module);
+void register_tensor_buffers(pybind11::module_& module);
 
 }  // namespace softfloat::python

@@ -41,7 +41,6 @@ std::uint64_t fresh_seed() {
 
 }  // namespace
 
-bool is_stochastic(Rounding mode) { return mode == Rounding::stochastic || mode == Rounding::stochastic_equal; }
 
 Format read_format(const std::string& spec, const char* function) {
   try {
@@ -51,20 +50,31 @@ Format read_format(const std::string& spec, const char* function) {
   }
 }
 
+Rounding read_rounding(const std::string& rounding, const char* function) {
+  try {
+    return parse_rounding(rounding);
+  } catch (const std::invalid_argument& error) {
+    throw py::value_error(std::string("softfloat.") + function + ": " + error.what());
+  }
+}
+
+RandomStream read_random_stream(const char* function, Rounding mode, const py::object& seed,
+                                const py::object& offset) {
+  RandomStream random;
+  random.offset = read_uint64(offset, function, "offset");
+  if (!seed.is_none()) random.seed = read_uint64(seed, function, "seed");
+  else if (is_stochastic(mode)) random.seed = fresh_seed();
+  return random;
+}
+
 ConversionOptions read_conversion_options(const char* function, const std::string& format,
                                           const std::string& rounding, bool saturate, const py::object& seed,
                                           const py::object& offset) {
   ConversionOptions options;
   options.format = read_format(format, function);
-  try {
-    options.mode = parse_rounding(rounding);
-  } catch (const std::invalid_argument& error) {
-    throw py::value_error(std::string("softfloat.") + function + ": " + error.what());
-  }
+  options.mode = read_rounding(rounding, function);
   options.policy = saturate ? Overflow::saturate : Overflow::standard;
-  options.random.offset = read_uint64(offset, function, "offset");
-  if (!seed.is_none()) options.random.seed = read_uint64(seed, function, "seed");
-  else if (is_stochastic(options.mode)) options.random.seed = fresh_seed();
+  options.random = read_random_stream(function, options.mode, seed, offset);
   return options;
 }
 

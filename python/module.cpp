@@ -1,11 +1,12 @@
-// The Python module softfloat: exact low-precision formats for NumPy arrays, calling
-// the compiled library (softfloat/simd.hpp, mx.hpp, matmul.hpp). Each part registers
-// its functions (bindings.hpp); this file adds the module's docstring, version and the
-// thread setting they share.
+// The compiled module softfloat._core: exact low-precision formats for NumPy arrays
+// (and, through private buffer entry points, torch tensors), calling the compiled
+// library (softfloat/simd.hpp, mx.hpp, matmul.hpp). The package softfloat
+// (python/softfloat/__init__.py) re-exports its names. Each part registers its
+// functions (bindings.hpp); this file adds the docstring, version and thread setting.
 #include "python/bindings.hpp"
 #include "softfloat/threads.hpp"
 
-PYBIND11_MODULE(softfloat, module) {
+PYBIND11_MODULE(_core, module) {
   using namespace pybind11::literals;
   module.doc() = R"(Exact emulation of low-precision floating-point formats on NumPy arrays.
 
@@ -23,6 +24,7 @@ through float32. Errors raise ValueError (bad format, rounding or shape) or Type
   softfloat::python::register_arrays(module);
   softfloat::python::register_mx(module);
   softfloat::python::register_matmul(module);
+  softfloat::python::register_tensor_buffers(module);
 
   module.def("set_num_threads", &softfloat::set_num_threads, "n"_a,
              "Threads for large arrays (default 1, or SOFTFLOAT_NUM_THREADS); results never depend on it.");

@@ -1,49 +1,85 @@
-// softfloat.mx_quantize / mx_dequantize: OCP MX block scaling (softfloat/mx.hpp) along
-// the last axis. Each row (the last axis) is its own array of blocks, so a block never
-// spans two rows and each row's last block may be shorter, as microxcaling scales a
-// weight matrix along its reduction axis. Element codes come back as uint8 of the
-// input's shape (8-bit kinds) or packed per row (4- and 6-bit kinds, the library's
-// layout: shape (..., element_bytes(row length))); the E8M0 scale codes as uint8 of
-// shape (..., ceil(row length / block_size)).
+// softfloat.mx_quantize / mx_dequantize / mx_round_trip (OCP MX block scaling,
+// softfloat/mx.hpp) and nvfp4_quantize / nvfp4_dequantize / nvfp4_round_trip (the
+// two-level NVFP4 scaling, softfloat/nvfp4.hpp), along any axis. The blocks run along
+// `axis` (the last one by default): an array whose blocks lie along another axis is
+// moved so that they lie along the last (numpy.moveaxis, one contiguous copy) and the
+// results are moved back. Each row along that axis is its own array of blocks, so a block
+// never spans two rows and each row's last block may be shorter, as microxcaling scales a
+// weight matrix along its reduction axis. Element codes come back as uint8 of the input's
+// shape (8-bit kinds) or packed along the axis (4- and 6-bit kinds, the library's layout:
+// element_bytes(row length) bytes per row); the scale codes as uint8 with
+// ceil(row length / block_size) entries per row. Stochastic rounding numbers the elements
+// in C order with the axis moved last: element i draws random_bits(seed, offset + i).
 #include <string>
 #include <vector>
 
 #include "python/array_access.hpp"
 #include "python/bindings.hpp"
+#include "python/conversion_options.hpp"
 #include "softfloat/mx.hpp"
+#include "softfloat/nvfp4.hpp"
 
 namespace softfloat::python {
 
 namespace {
 
+std::string where(const char* function) { return std::string("softfloat.") + function + ": "; }
+
 mx::Element read_element(const std::string& name, const char* function) {
   try {
     return mx::parse_element(name);
   } catch (const std::invalid_argument& error) {
-    throw py::value_error(std::string("softfloat.") + function + ": " + error.what());
+    throw py::value_error(where(function) + error.what());
   }
 }
 
 mx::Options read_options(std::size_t block_size, const std::string& scale_rule, const char* function) {
   mx::Options options;
   options.block_size = block_size;
-  if (scale_rule == "floor") options.rule = mx::ScaleRule::floor;
-  else if (scale_rule == "ceil") options.rule = mx::ScaleRule::ceil;
-  else
-    throw py::value_error(std::string("softfloat.") + function + ": unknown scale_rule '" + scale_rule +
-                          "' (accepted: floor, ceil)");
+  try {
+    options.rule = mx::parse_scale_rule(scale_rule);
+  } catch (const std::invalid_argument& error) {
+    throw py::value_error(where(function) + error.what());
+  }
   return options;
 }
 
-// The rows of an array: `rows` runs of `row_length` values along the last axis.
+// The element rounding and its stream, checked by the library's own rule (mx.hpp).
+void read_element_rounding(mx::Options& options, mx::Element element, const std::string& rounding,
+                           const py::object& seed, const py::object& offset, const char* function) {
+  options.rounding = read_rounding(rounding, function);
+  options.random = read_random_stream(function, options.rounding, seed, offset);
+  try {
+    mx::detail::check_round_trip_arguments("round_trip", nullptr, 0, nullptr, element, options);
+  } catch (const std::invalid_argument& error) {
+    const std::string message = error.what();  // "softfloat::mx::round_trip: ...": keep what follows
+    throw py::value_error(where(function) + message.substr(message.find(": ") + 2));
+  }
+}
+
+// The axis the blocks run along, as a non-negative index.
+int read_axis(int axis, py::ssize_t ndim, const char* function) {
+  if (ndim == 0)
+    throw py::value_error(where(function) + "expected an array with at least one axis (the blocks run along one), "
+                          "got a 0-d array");
+  if (axis < -ndim || axis >= ndim)
+    throw py::value_error(where(function) + "axis " + std::to_string(axis) + " is out of range for an array of " +
+                          std::to_string(ndim) + " dimensions");
+  return axis < 0 ? int(axis + ndim) : axis;
+}
+
+// `array` with axis `from` moved to position `to` (numpy.moveaxis), C-contiguous.
+py::object moved(const py::object& array, int from, int to) {
+  const py::module_ numpy = py::module_::import("numpy");
+  return numpy.attr("ascontiguousarray")(numpy.attr("moveaxis")(array, from, to));
+}
+
+// The rows of an array whose blocks lie along the last axis.
 struct Rows {
   std::size_t rows = 0;
   std::size_t row_length = 0;
 };
-Rows rows_of(const Shape& shape, const char* function) {
-  if (shape.empty())
-    throw py::value_error(std::string("softfloat.") + function + ": expected an array with at least one axis (the "
-                          "blocks run along the last one), got a 0-d array");
+Rows rows_of(const Shape& shape) {
   Rows rows;
   rows.row_length = std::size_t(shape.back());
   rows.rows = element_count(Shape(shape.begin(), shape.end() - 1));
@@ -56,16 +92,39 @@ Shape with_last(const Shape& shape, std::size_t last) {
   return result;
 }
 
-py::tuple mx_quantize(const py::object& array, const std::string& element_name, std::size_t block_size,
-                      const std::string& scale_rule) {
-  const mx::Element element = read_element(element_name, "mx_quantize");
-  const mx::Options options = read_options(block_size, scale_rule, "mx_quantize");
-  const FloatInput input = read_float_input(array, "mx_quantize");
+// Calls body(first value, row count, options) for runs of whole rows that the library
+// may treat as one array: all rows at once when they hold whole blocks, else each row
+// alone, its stochastic stream advanced to its first value.
+template <class Body>
+void for_each_run(const Rows& rows, const mx::Options& options, Body&& body) {
+  if (rows.row_length % options.block_size == 0) return body(std::size_t{0}, rows.rows, options);
+  for (std::size_t r = 0; r < rows.rows; ++r) {
+    mx::Options row = options;
+    row.random.offset += r * rows.row_length;
+    body(r * rows.row_length, std::size_t{1}, row);
+  }
+}
+
+FloatInput float32_input(const py::object& array, int& axis, const char* function) {
+  FloatInput input = read_float_input(array, function);
   if (input.is_double)
-    throw py::type_error("softfloat.mx_quantize: expected a float32 array, got float64 (MX scaling is defined on "
+    throw py::type_error(where(function) + "expected a float32 array, got float64 (block scaling is defined on "
                          "float32 here; convert with array.astype(numpy.float32) if rounding to float32 first is "
                          "what you want)");
-  const Rows rows = rows_of(input.shape, "mx_quantize");
+  axis = read_axis(axis, py::ssize_t(input.shape.size()), function);
+  if (axis != int(input.shape.size()) - 1) input = read_float_input(moved(input.array, axis, -1), function);
+  return input;
+}
+
+py::tuple mx_quantize(const py::object& array, const std::string& element_name, std::size_t block_size,
+                      const std::string& scale_rule, int axis, const std::string& rounding, const py::object& seed,
+                      const py::object& offset) {
+  const char* function = "mx_quantize";
+  const mx::Element element = read_element(element_name, function);
+  mx::Options options = read_options(block_size, scale_rule, function);
+  read_element_rounding(options, element, rounding, seed, offset, function);
+  const FloatInput input = float32_input(array, axis, function);
+  const Rows rows = rows_of(input.shape);
   const std::size_t row_bytes = mx::element_bytes(element, rows.row_length);
   const std::size_t row_scales = mx::scale_count(rows.row_length, options);
   auto elements = new_array<std::uint8_t>(with_last(input.shape, row_bytes));
@@ -74,95 +133,275 @@ py::tuple mx_quantize(const py::object& array, const std::string& element_name, 
   std::uint8_t* element_out = mutable_data(elements);
   std::uint8_t* scale_out = mutable_data(scales);
   run_without_gil(input.size, [&] {
-    if (rows.row_length % options.block_size == 0) {
-      // Whole blocks: the rows laid end to end are the same blocks, in one call.
-      mx::quantize(in, input.size, element_out, rows.rows * row_bytes, scale_out, rows.rows * row_scales, element,
-                   options);
-      return;
-    }
-    for (std::size_t r = 0; r < rows.rows; ++r)
-      mx::quantize(in + r * rows.row_length, rows.row_length, element_out + r * row_bytes, row_bytes,
-                   scale_out + r * row_scales, row_scales, element, options);
+    for_each_run(rows, options, [&](std::size_t first, std::size_t count, const mx::Options& run) {
+      const std::size_t r = first / std::max<std::size_t>(rows.row_length, 1);
+      mx::quantize(in + first, count * rows.row_length, element_out + r * row_bytes, count * row_bytes,
+                   scale_out + r * row_scales, count * row_scales, element, run);
+    });
   });
-  return py::make_tuple(std::move(elements), std::move(scales));
+  const int last = int(input.shape.size()) - 1;
+  if (axis == last) return py::make_tuple(std::move(elements), std::move(scales));
+  return py::make_tuple(moved(elements, last, axis), moved(scales, last, axis));
 }
 
-py::array mx_dequantize(const py::object& elements_argument, const py::object& scales_argument,
-                        const std::string& element_name, std::size_t block_size, const py::object& length) {
+py::object mx_round_trip(const py::object& array, const std::string& element_name, std::size_t block_size,
+                         const std::string& scale_rule, int axis, const std::string& rounding, const py::object& seed,
+                         const py::object& offset) {
+  const char* function = "mx_round_trip";
+  const mx::Element element = read_element(element_name, function);
+  mx::Options options = read_options(block_size, scale_rule, function);
+  read_element_rounding(options, element, rounding, seed, offset, function);
+  const FloatInput input = float32_input(array, axis, function);
+  const Rows rows = rows_of(input.shape);
+  auto out = new_array<float>(input.shape);
+  const float* in = static_cast<const float*>(input.data());
+  float* result = mutable_data(out);
+  run_without_gil(input.size, [&] {
+    for_each_run(rows, options, [&](std::size_t first, std::size_t count, const mx::Options& run) {
+      mx::round_trip(in + first, count * rows.row_length, result + first, element, run);
+    });
+  });
+  const int last = int(input.shape.size()) - 1;
+  return axis == last ? py::object(std::move(out)) : moved(out, last, axis);
+}
+
+// A uint8 code array whose blocks run along `axis`, moved so that they run along the last.
+CodeInput byte_codes(const py::object& array, int axis, const char* function, const char* what) {
+  CodeInput codes = read_code_input(array, function, false);
+  if (codes.code_bytes != 1)
+    throw py::type_error(where(function) + what + " are uint8 codes, got " + dtype_name(codes.array));
+  const int last = int(codes.shape.size()) - 1;
+  const int normalized = read_axis(axis, py::ssize_t(codes.shape.size()), function);
+  if (normalized != last) codes = read_code_input(moved(codes.array, normalized, -1), function, false);
+  return codes;
+}
+
+void check_same_rows(const Shape& a, const Shape& b, const char* function, const char* what) {
+  if (Shape(a.begin(), a.end() - 1) != Shape(b.begin(), b.end() - 1))
+    throw py::value_error(where(function) + "elements and " + what + " must agree in every axis but the blocks'; got "
+                          "shapes " + std::string(py::str(py::tuple(py::cast(a)))) + " and " +
+                          std::string(py::str(py::tuple(py::cast(b)))));
+}
+
+// The row length of packed or byte elements: `length`, or as many as the bytes hold.
+std::size_t read_row_length(const py::object& length, std::size_t row_bytes, int bits, const char* function) {
+  if (length.is_none()) return row_bytes * 8 / std::size_t(bits);
+  const py::ssize_t given = length.cast<py::ssize_t>();
+  if (given < 0) throw py::value_error(where(function) + "length must not be negative");
+  return std::size_t(given);
+}
+
+py::object mx_dequantize(const py::object& elements_argument, const py::object& scales_argument,
+                         const std::string& element_name, std::size_t block_size, const py::object& length,
+                         int axis) {
   const char* function = "mx_dequantize";
   const mx::Element element = read_element(element_name, function);
   const mx::Options options = read_options(block_size, "floor", function);
-  const CodeInput elements = read_code_input(elements_argument, function, false);
-  const CodeInput scales = read_code_input(scales_argument, function, false);
-  if (elements.code_bytes != 1 || scales.code_bytes != 1)
-    throw py::type_error("softfloat.mx_dequantize: element and scale codes are uint8 arrays, got " +
-                         dtype_name(elements.array) + " and " +
-                         dtype_name(scales.array));
-  const Rows element_rows = rows_of(elements.shape, function);
-  const Rows scale_rows = rows_of(scales.shape, function);
-  if (Shape(elements.shape.begin(), elements.shape.end() - 1) != Shape(scales.shape.begin(), scales.shape.end() - 1))
-    throw py::value_error("softfloat.mx_dequantize: elements and scales must agree in every axis but the last; got "
-                          "shapes " + std::string(py::str(py::tuple(py::cast(elements.shape)))) + " and " +
-                          std::string(py::str(py::tuple(py::cast(scales.shape)))));
-  const int bits = mx::element_bits(element);
-  std::size_t row_length = element_rows.row_length * 8 / std::size_t(bits);
-  if (!length.is_none()) {
-    const py::ssize_t given = length.cast<py::ssize_t>();
-    if (given < 0) throw py::value_error("softfloat.mx_dequantize: length must not be negative");
-    row_length = std::size_t(given);
-  }
+  const CodeInput elements = byte_codes(elements_argument, axis, function, "elements");
+  const CodeInput scales = byte_codes(scales_argument, axis, function, "scales");
+  check_same_rows(elements.shape, scales.shape, function, "scales");
+  const Rows element_rows = rows_of(elements.shape);
+  const std::size_t row_length = read_row_length(length, element_rows.row_length, mx::element_bits(element), function);
   const std::size_t row_bytes = mx::element_bytes(element, row_length);
   const std::size_t row_scales = mx::scale_count(row_length, options);
   if (row_bytes != element_rows.row_length)
-    throw py::value_error("softfloat.mx_dequantize: rows of " + std::to_string(row_length) + " " +
+    throw py::value_error(where(function) + "rows of " + std::to_string(row_length) + " " +
                           std::string(mx::element_name(element)) + " values take " + std::to_string(row_bytes) +
-                          " bytes, but the elements' last axis has " + std::to_string(element_rows.row_length));
-  if (row_scales != scale_rows.row_length)
-    throw py::value_error("softfloat.mx_dequantize: rows of " + std::to_string(row_length) + " values in blocks of " +
+                          " bytes, but the elements' blocks axis has " + std::to_string(element_rows.row_length));
+  if (row_scales != std::size_t(scales.shape.back()))
+    throw py::value_error(where(function) + "rows of " + std::to_string(row_length) + " values in blocks of " +
                           std::to_string(options.block_size) + " have " + std::to_string(row_scales) +
-                          " scales, but the scales' last axis has " + std::to_string(scale_rows.row_length));
+                          " scales, but the scales' blocks axis has " + std::to_string(scales.shape.back()));
   auto out = new_array<float>(with_last(elements.shape, row_length));
   const auto* element_in = static_cast<const std::uint8_t*>(elements.data());
   const auto* scale_in = static_cast<const std::uint8_t*>(scales.data());
   float* result = mutable_data(out);
-  const std::size_t rows = element_rows.rows;
-  run_without_gil(rows * row_length, [&] {
-    if (row_length % options.block_size == 0) {
-      mx::dequantize(element_in, rows * row_bytes, scale_in, rows * row_scales, rows * row_length, result, element,
-                     options);
-      return;
-    }
-    for (std::size_t r = 0; r < rows; ++r)
-      mx::dequantize(element_in + r * row_bytes, row_bytes, scale_in + r * row_scales, row_scales, row_length,
-                     result + r * row_length, element, options);
+  const Rows rows{element_rows.rows, row_length};
+  run_without_gil(rows.rows * row_length, [&] {
+    for_each_run(rows, options, [&](std::size_t first, std::size_t count, const mx::Options& run) {
+      const std::size_t r = first / std::max<std::size_t>(row_length, 1);
+      mx::dequantize(element_in + r * row_bytes, count * row_bytes, scale_in + r * row_scales, count * row_scales,
+                     count * row_length, result + first, element, run);
+    });
   });
-  return out;
+  const int last = int(elements.shape.size()) - 1;
+  const int normalized = read_axis(axis, py::ssize_t(elements.shape.size()), function);
+  return normalized == last ? py::object(std::move(out)) : moved(out, last, normalized);
+}
+
+// NVFP4's tensor-wide amax ties every row together, so its rows must hold whole blocks
+// of 16: then the rows laid end to end are the library's single array.
+void check_nvfp4_rows(const Rows& rows, const char* function) {
+  if (rows.row_length % nvfp4::kBlockSize != 0)
+    throw py::value_error(where(function) + "NVFP4 blocks hold 16 values and the tensor shares one amax, so the "
+                          "blocks' axis must be a multiple of 16 long; it is " + std::to_string(rows.row_length));
+}
+
+py::tuple nvfp4_quantize(const py::object& array, int axis, const std::string& rounding, const py::object& seed,
+                         const py::object& offset) {
+  const char* function = "nvfp4_quantize";
+  const Rounding mode = read_rounding(rounding, function);
+  const RandomStream random = read_random_stream(function, mode, seed, offset);
+  const FloatInput input = float32_input(array, axis, function);
+  const Rows rows = rows_of(input.shape);
+  check_nvfp4_rows(rows, function);
+  const std::size_t n = input.size;
+  auto elements = new_array<std::uint8_t>(with_last(input.shape, nvfp4::element_bytes(rows.row_length)));
+  auto scales = new_array<std::uint8_t>(with_last(input.shape, nvfp4::scale_count(rows.row_length)));
+  float amax = 0.0f;
+  const float* in = static_cast<const float*>(input.data());
+  std::uint8_t* element_out = mutable_data(elements);
+  std::uint8_t* scale_out = mutable_data(scales);
+  run_without_gil(n, [&] {
+    nvfp4::quantize(in, n, element_out, nvfp4::element_bytes(n), scale_out, nvfp4::scale_count(n), &amax, mode,
+                    random);
+  });
+  const int last = int(input.shape.size()) - 1;
+  if (axis == last) return py::make_tuple(std::move(elements), std::move(scales), amax);
+  return py::make_tuple(moved(elements, last, axis), moved(scales, last, axis), amax);
+}
+
+py::object nvfp4_dequantize(const py::object& elements_argument, const py::object& scales_argument, float amax,
+                            int axis, const py::object& length) {
+  const char* function = "nvfp4_dequantize";
+  const CodeInput elements = byte_codes(elements_argument, axis, function, "elements");
+  const CodeInput scales = byte_codes(scales_argument, axis, function, "block scales");
+  check_same_rows(elements.shape, scales.shape, function, "block scales");
+  const Rows element_rows = rows_of(elements.shape);
+  const std::size_t row_length = read_row_length(length, element_rows.row_length, 4, function);
+  const Rows rows{element_rows.rows, row_length};
+  check_nvfp4_rows(rows, function);
+  if (nvfp4::element_bytes(row_length) != element_rows.row_length ||
+      nvfp4::scale_count(row_length) != std::size_t(scales.shape.back()))
+    throw py::value_error(where(function) + "rows of " + std::to_string(row_length) + " values take " +
+                          std::to_string(nvfp4::element_bytes(row_length)) + " element bytes and " +
+                          std::to_string(nvfp4::scale_count(row_length)) + " scales; got " +
+                          std::to_string(element_rows.row_length) + " and " + std::to_string(scales.shape.back()));
+  const std::size_t n = rows.rows * row_length;
+  auto out = new_array<float>(with_last(elements.shape, row_length));
+  float* result = mutable_data(out);
+  run_without_gil(n, [&] {
+    nvfp4::dequantize(static_cast<const std::uint8_t*>(elements.data()), nvfp4::element_bytes(n),
+                      static_cast<const std::uint8_t*>(scales.data()), nvfp4::scale_count(n), amax, n, result);
+  });
+  const int last = int(elements.shape.size()) - 1;
+  const int normalized = read_axis(axis, py::ssize_t(elements.shape.size()), function);
+  return normalized == last ? py::object(std::move(out)) : moved(out, last, normalized);
+}
+
+// NVFP4 fake quantization of n contiguous values: quantize, then dequantize.
+void nvfp4_round_trip_values(const float* in, std::size_t n, float* out, Rounding mode, RandomStream random) {
+  std::vector<std::uint8_t> elements(nvfp4::element_bytes(n)), scales(nvfp4::scale_count(n));
+  float amax = 0.0f;
+  nvfp4::quantize(in, n, elements.data(), elements.size(), scales.data(), scales.size(), &amax, mode, random);
+  nvfp4::dequantize(elements.data(), elements.size(), scales.data(), scales.size(), amax, n, out);
+}
+
+py::object nvfp4_round_trip(const py::object& array, int axis, const std::string& rounding, const py::object& seed,
+                            const py::object& offset) {
+  const char* function = "nvfp4_round_trip";
+  const Rounding mode = read_rounding(rounding, function);
+  const RandomStream random = read_random_stream(function, mode, seed, offset);
+  const FloatInput input = float32_input(array, axis, function);
+  check_nvfp4_rows(rows_of(input.shape), function);
+  auto out = new_array<float>(input.shape);
+  float* result = mutable_data(out);
+  run_without_gil(input.size, [&] {
+    nvfp4_round_trip_values(static_cast<const float*>(input.data()), input.size, result, mode, random);
+  });
+  const int last = int(input.shape.size()) - 1;
+  return axis == last ? py::object(std::move(out)) : moved(out, last, axis);
+}
+
+// The torch layer's entry points: contiguous float32 rows by address (tensor_buffers.cpp).
+void mx_round_trip_buffer(std::uintptr_t in, std::uintptr_t out, std::size_t rows, std::size_t row_length,
+                          const std::string& element_name, std::size_t block_size, const std::string& scale_rule,
+                          const std::string& rounding, const py::object& seed, const py::object& offset) {
+  const char* function = "torch.mx_quantize";
+  const mx::Element element = read_element(element_name, function);
+  mx::Options options = read_options(block_size, scale_rule, function);
+  read_element_rounding(options, element, rounding, seed, offset, function);
+  const auto* values = reinterpret_cast<const float*>(in);
+  auto* result = reinterpret_cast<float*>(out);
+  run_without_gil(rows * row_length, [&] {
+    for_each_run(Rows{rows, row_length}, options, [&](std::size_t first, std::size_t count, const mx::Options& run) {
+      mx::round_trip(values + first, count * row_length, result + first, element, run);
+    });
+  });
+}
+
+void nvfp4_round_trip_buffer(std::uintptr_t in, std::uintptr_t out, std::size_t rows, std::size_t row_length,
+                             const std::string& rounding, const py::object& seed, const py::object& offset) {
+  const char* function = "torch.nvfp4_quantize";
+  const Rounding mode = read_rounding(rounding, function);
+  const RandomStream random = read_random_stream(function, mode, seed, offset);
+  check_nvfp4_rows(Rows{rows, row_length}, function);
+  run_without_gil(rows * row_length, [&] {
+    nvfp4_round_trip_values(reinterpret_cast<const float*>(in), rows * row_length, reinterpret_cast<float*>(out),
+                            mode, random);
+  });
 }
 
 }  // namespace
 
 void register_mx(py::module_& module) {
   using namespace pybind11::literals;
+  const char* rules = R"(scale_rule  "floor": s = floor(log2(amax)) - emax_elem (OCP MX v1.0, the default);
+            "rceil": s = ceil(log2(amax / max_elem)), the smallest s with amax <= max_elem * 2^s
+            (cuBLAS and torchao's RCEIL; this rule was called "ceil" before);
+            "ceil": s = ceil(log2(amax)) - emax_elem (torchao's CEIL);
+            "even": s = floor(log2(amax rounded to M_elem + 1 bits, ties away)) - emax_elem
+            (torchao's EVEN).)";
   module.def("mx_quantize", &mx_quantize, "array"_a, "element"_a, py::kw_only(), "block_size"_a = 32,
-             "scale_rule"_a = "floor",
-             R"(OCP MX block quantization along the last axis: returns (elements, scales).
+             "scale_rule"_a = "floor", "axis"_a = -1, "rounding"_a = "nearest_even", "seed"_a = py::none(),
+             "offset"_a = 0,
+             (std::string(R"(OCP MX block quantization along `axis`: returns (elements, scales).
 
 element     "mxfp8_e4m3", "mxfp8_e5m2", "mxfp6_e3m2", "mxfp6_e2m3", "mxfp4_e2m1" or "mxint8".
 block_size  values per shared E8M0 scale (32 in the specification); each row's last
             block may be shorter. Packed kinds need a multiple of 2 (FP4) or 4 (FP6).
-scale_rule  "floor": s = floor(log2(max|x|)) - emax_elem (the specification's rule);
-            "ceil": the smallest s with max|x| <= max_elem * 2^s.
-Elements are x * 2^-s rounded to nearest even and clamped to the element's max; a block
-with a NaN or infinity gets scale 0xFF (NaN). elements is uint8 of the input's shape for
-the 8-bit kinds, or (..., packed bytes per row) for FP6 and FP4; scales is uint8 of shape
-(..., blocks per row). Input must be float32.)");
+)") + rules + R"(
+axis        the axis the blocks run along (default the last; the backward products of
+            a layer need the other one). Results keep that axis: packed bytes and scales
+            along it.
+rounding    the elements': nearest_even (default), nearest_away, nearest_zero,
+            toward_zero or stochastic (element i, counted in C order with `axis` last,
+            draws random_bits(seed, offset + i); seed None draws a fresh seed).
+Elements are x * 2^-s rounded and clamped to the element's max; a block with a NaN or
+infinity gets scale 0xFF (NaN). elements is uint8 (8-bit kinds) or packed bytes (FP6,
+FP4); scales is uint8. Input must be float32.)").c_str());
   module.def("mx_dequantize", &mx_dequantize, "elements"_a, "scales"_a, "element"_a, py::kw_only(),
-             "block_size"_a = 32, "length"_a = py::none(),
+             "block_size"_a = 32, "length"_a = py::none(), "axis"_a = -1,
              R"(The float32 values of MX blocks from mx_quantize: element * 2^s.
 
-length is the row length (the last axis of the original array); it is needed only for
+length is the row length along `axis` (of the original array); it is needed only for
 packed kinds whose rows do not fill their last byte (odd FP4 rows, FP6 rows not a
 multiple of 4). The default is as many values as the bytes hold.)");
+  module.def("mx_round_trip", &mx_round_trip, "array"_a, "element"_a, py::kw_only(), "block_size"_a = 32,
+             "scale_rule"_a = "floor", "axis"_a = -1, "rounding"_a = "nearest_even", "seed"_a = py::none(),
+             "offset"_a = 0,
+             R"(MX fake quantization: mx_dequantize(mx_quantize(array, ...)) in one pass, float32.)");
+  module.def("nvfp4_quantize", &nvfp4_quantize, "array"_a, py::kw_only(), "axis"_a = -1,
+             "rounding"_a = "nearest_even", "seed"_a = py::none(), "offset"_a = 0,
+             R"(NVFP4 two-level scaling along `axis`: returns (elements, block_scales, tensor_amax).
+
+E2M1 elements packed two a byte (element 0 in the low nibble), one E4M3 scale per block of
+16 values, and the tensor's amax (a float) from which the tensor-wide scale follows, as in
+softfloat/nvfp4.hpp (TransformerEngine's recipe, bit for bit). The blocks' axis must be a
+multiple of 16 long. rounding is the elements' (any direction; stochastic as in
+mx_quantize); the scales are always rounded to nearest even. Input must be float32.)");
+  module.def("nvfp4_dequantize", &nvfp4_dequantize, "elements"_a, "block_scales"_a, "tensor_amax"_a, py::kw_only(),
+             "axis"_a = -1, "length"_a = py::none(),
+             R"(The float32 values of nvfp4_quantize's result (length: values per row along `axis`).)");
+  module.def("nvfp4_round_trip", &nvfp4_round_trip, "array"_a, py::kw_only(), "axis"_a = -1,
+             "rounding"_a = "nearest_even", "seed"_a = py::none(), "offset"_a = 0,
+             R"(NVFP4 fake quantization: nvfp4_dequantize(*nvfp4_quantize(array, ...)), float32.)");
+  module.def("_mx_round_trip_buffer", &mx_round_trip_buffer, "input"_a, "output"_a, "rows"_a, "row_length"_a,
+             "element"_a, "block_size"_a, "scale_rule"_a, "rounding"_a, "seed"_a, "offset"_a,
+             "MX fake quantization of contiguous float32 rows by address (private: softfloat.torch).");
+  module.def("_nvfp4_round_trip_buffer", &nvfp4_round_trip_buffer, "input"_a, "output"_a, "rows"_a, "row_length"_a,
+             "rounding"_a, "seed"_a, "offset"_a,
+             "NVFP4 fake quantization of contiguous float32 rows by address (private: softfloat.torch).");
   module.def(
       "mx_elements",
       [] {
@@ -171,6 +410,15 @@ multiple of 4). The default is as many values as the bytes hold.)");
         return names;
       },
       "The MX element kinds mx_quantize accepts.");
+  module.def(
+      "mx_scale_rules",
+      [] {
+        std::vector<std::string> names;
+        for (mx::ScaleRule rule : {mx::ScaleRule::floor, mx::ScaleRule::rceil, mx::ScaleRule::ceil, mx::ScaleRule::even})
+          names.emplace_back(mx::scale_rule_name(rule));
+        return names;
+      },
+      "The scale rules mx_quantize accepts.");
 }
 
 }  // namespace softfloat::python

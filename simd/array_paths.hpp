@@ -21,6 +21,10 @@ void quantize_generic(const float* in, std::size_t n, std::uint16_t* out, const 
                       Overflow policy, RandomStream random = {});
 void quantize_generic(const float* in, std::size_t n, std::uint32_t* out, const Format& format, Rounding mode,
                       Overflow policy, RandomStream random = {});
+// quantize_generic then dequantize_generic on this thread, in pieces on the stack
+// (in == out allowed; formats of at most 32 bits).
+void round_trip_generic(const float* in, std::size_t n, float* out, const Format& format, Rounding mode,
+                        Overflow policy, RandomStream random = {});
 void dequantize_generic(const std::uint8_t* in, std::size_t n, float* out, const Format& format);
 void dequantize_generic(const std::uint16_t* in, std::size_t n, float* out, const Format& format);
 void dequantize_generic(const std::uint32_t* in, std::size_t n, float* out, const Format& format);

@@ -76,15 +76,15 @@ HWY_INLINE hn::Vec<MxDI> MaxMagnitudeBits(const float* HWY_RESTRICT in, std::siz
 
 // mx_block_scale() (simd/mx_scale.hpp) in vector lanes for the common case, a block
 // whose largest magnitude is an fp32 normal number and whose s stays below 127, so that
-// s and 2^-s follow from the exponent field alone: s = field - 127 - emax_elem (+ 1 under
-// the ceil rule when the mantissa field exceeds max_elem's), clamped below at -127, and
+// s and 2^-s follow from the exponent field alone: s = field - 127 - emax_elem (+ 1 when
+// the mantissa field exceeds the rule's threshold), clamped below at -127, and
 // 2^-s has the exponent field 127 - s. Keeping the block's max in vector lanes avoids a
 // round trip through a general register on the way from the max to the multiplication.
 // Returns false (and the caller takes mx_block_scale) for zero, fp32-subnormal, NaN and
 // infinite maxima and for s = 127.
 HWY_INLINE bool CommonBlockScale(hn::Vec<MxDI> max, const MxScaleConstants& c, hn::Vec<MxDI>& s) {
   const MxDI di;
-  // round_up_above: max_elem's mantissa field under the ceil rule, else above any field.
+  // round_up_above: the rule's threshold (mx_scale.hpp), 0x7FFFFFFF for floor.
   const auto round_up = hn::Gt(hn::And(max, hn::Set(di, 0x7FFFFF)), hn::Set(di, c.round_up_above));
   s = hn::Sub(hn::ShiftRight<23>(max), hn::Set(di, 127 + c.max_exponent));
   s = hn::Sub(s, hn::VecFromMask(di, round_up));  // the mask lanes are -1

@@ -85,16 +85,21 @@ void sign_magnitude_to_twos_complement(std::uint8_t* codes, std::size_t n) {
   }
 }
 
+// The random stream of values [i, ...) of the array.
+RandomStream stream_at(const Options& options, std::size_t i) {
+  return {options.random.seed, options.random.offset + i};
+}
+
 // Rounds scaled[0, count) to the element kind and stores the codes of values [i, i + count)
 // of the array (i is a multiple of the packing group, so it starts on a byte boundary).
 void store_elements(const float* scaled, std::size_t count, std::size_t i, std::uint8_t* elements, Element element,
-                    const Format& grid) {
+                    const Format& grid, const Options& options) {
   if (element_bits(element) != 8) {
     simd::quantize_packed(scaled, count, elements + element_bytes(element, i), element_bytes(element, count), grid,
-                          Rounding::nearest_even, Overflow::saturate);
+                          options.rounding, Overflow::saturate, stream_at(options, i));
     return;
   }
-  sd::quantize_generic(scaled, count, elements + i, grid, Rounding::nearest_even, Overflow::saturate);
+  sd::quantize_generic(scaled, count, elements + i, grid, options.rounding, Overflow::saturate, stream_at(options, i));
   if (element == Element::int8) sign_magnitude_to_twos_complement(elements + i, count);
 }
 
@@ -124,7 +129,7 @@ void quantize_range(const float* in, std::size_t begin, std::size_t end, std::ui
     for (std::size_t i = begin; i < end; i += step) {
       const std::size_t count = std::min(step, end - i);
       sd::mx_scale_blocks(in + i, count, block_size, constants, scaled, scales + i / block_size);
-      store_elements(scaled, count, i, elements, element, grid);
+      store_elements(scaled, count, i, elements, element, grid, options);
     }
     return;
   }
@@ -137,7 +142,51 @@ void quantize_range(const float* in, std::size_t begin, std::size_t end, std::ui
       const std::size_t count = std::min(kChunk, block_end - i);
       if (scale.code == 0xFF) std::memset(scaled, 0, count * sizeof(float));  // element codes 0
       else sd::mx_multiply(in + i, count, scale.factor, scaled);
-      store_elements(scaled, count, i, elements, element, grid);
+      store_elements(scaled, count, i, elements, element, grid, options);
+    }
+  }
+}
+
+// Fake quantization of values [begin, end), begin a multiple of the block size: the
+// scaled values of a chunk rounded to the element grid in place (simd::round_trip, which
+// gives the grid's exact values, MXINT8's k / 64 included), then times 2^s.
+void round_trip_range(const float* in, std::size_t begin, std::size_t end, float* out, Element element,
+                      const Options& options) {
+  const std::size_t block_size = options.block_size;
+  const Format grid = element_format(element);
+  const sd::MxScaleConstants constants = sd::mx_scale_constants(element, options.rule);
+  sd::ScopedDefaultFloatEnvironment environment;
+  HWY_ALIGN float scaled[kChunk];
+  std::uint8_t scale_codes[kChunk];
+  auto round = [&](std::size_t i, std::size_t count) {
+    sd::round_trip_generic(scaled, count, scaled, grid, options.rounding, Overflow::saturate, stream_at(options, i));
+    // MXINT8 stores two's complement, which has no -0: x + 0 turns -0 into +0 and keeps
+    // every other value (round to nearest, pinned above).
+    if (element == Element::int8)
+      for (std::size_t j = 0; j < count; ++j) scaled[j] += 0.0f;
+  };
+  if (block_size <= kChunk) {
+    const std::size_t step = kChunk / block_size * block_size;
+    for (std::size_t i = begin; i < end; i += step) {
+      const std::size_t count = std::min(step, end - i);
+      sd::mx_scale_blocks(in + i, count, block_size, constants, scaled, scale_codes);
+      round(i, count);
+      std::memcpy(out + i, scaled, count * sizeof(float));
+      sd::mx_apply_scales(out + i, count, block_size, scale_codes, 0);
+    }
+    return;
+  }
+  for (std::size_t block = begin; block < end; block += block_size) {
+    const std::size_t block_end = std::min(end, block + block_size);
+    const std::uint32_t largest = sd::mx_max_magnitude_bits(in + block, block_end - block);
+    const sd::MxBlockScale scale = sd::mx_block_scale(largest, constants);
+    for (std::size_t i = block; i < block_end; i += kChunk) {
+      const std::size_t count = std::min(kChunk, block_end - i);
+      if (scale.code == 0xFF) std::memset(scaled, 0, count * sizeof(float));
+      else sd::mx_multiply(in + i, count, scale.factor, scaled);
+      round(i, count);
+      std::memcpy(out + i, scaled, count * sizeof(float));
+      sd::mx_apply_scales(out + i, count, count, &scale.code, 0);
     }
   }
 }
@@ -192,6 +241,15 @@ void dequantize(const std::uint8_t* elements, std::size_t element_bytes_have, co
   if (options.block_size >= n) return dequantize_range(elements, scales, 0, n, out, element, options);
   sd::parallel_for(n, options.block_size, [&](std::size_t begin, std::size_t end) {
     dequantize_range(elements, scales, begin, end, out, element, options);
+  });
+}
+
+void round_trip(const float* in, std::size_t n, float* out, Element element, const Options& options) {
+  detail::check_round_trip_arguments("round_trip", in, n, out, element, options);
+  if (n == 0) return;
+  if (options.block_size >= n) return round_trip_range(in, 0, n, out, element, options);
+  sd::parallel_for(n, options.block_size, [&](std::size_t begin, std::size_t end) {
+    round_trip_range(in, begin, end, out, element, options);
   });
 }
 

@@ -11,6 +11,7 @@
 #include <cstring>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "softfloat/exact_value.hpp"
 #include "softfloat/mx.hpp"
@@ -58,8 +59,27 @@ void check_options(const char* function, Element element, const Options& options
                                 " byte(s), so the block size must be a multiple of " + std::to_string(group) +
                                 " for every block to start on a byte boundary; it is " +
                                 std::to_string(options.block_size));
-  if (options.rule != ScaleRule::floor && options.rule != ScaleRule::ceil)
+  if (std::uint8_t(options.rule) > std::uint8_t(ScaleRule::even))
     throw std::invalid_argument(where(function) + "unknown scale rule " + std::to_string(int(options.rule)));
+  switch (options.rounding) {
+    case Rounding::nearest_even:
+    case Rounding::nearest_away:
+    case Rounding::nearest_zero:
+    case Rounding::toward_zero:
+    case Rounding::stochastic: break;
+    default:
+      throw std::invalid_argument(where(function) + "the elements cannot be rounded " +
+                                  std::string(rounding_name(options.rounding)) +
+                                  " (accepted: nearest_even, nearest_away, nearest_zero, toward_zero, stochastic)");
+  }
+}
+
+// Element i's rounding: options.rounding, with random_bits(seed, offset + i) when stochastic.
+std::uint64_t round_element(const ExactValue& value, const Format& grid, const Options& options, std::size_t i) {
+  const std::uint32_t random = options.rounding == Rounding::stochastic
+                                   ? random_bits(options.random.seed, options.random.offset + i)
+                                   : 0;
+  return round_to_format(value, grid, options.rounding, Overflow::saturate, random);
 }
 
 void check_sizes(const char* function, std::size_t n, std::size_t element_bytes_have, std::size_t scale_count_have,
@@ -187,15 +207,32 @@ std::uint8_t scale_code(const ExactValue& largest, Element element, ScaleRule ru
   const int emax = grid.max_exponent();
   const std::int64_t lead = std::int64_t(largest.exponent) + std::bit_width(largest.significand) - 1;
   std::int64_t s = lead - emax;
-  if (rule == ScaleRule::ceil) {
-    // max|x| / max_elem = (a / e) * 2^(lead - emax) with both significands a, e in [1, 2):
-    // its log2 lies in (lead - emax - 1, lead - emax] when a <= e, and in (lead - emax,
-    // lead - emax + 1) when a > e. Compared left-aligned in 64 bits; a sticky tail makes
-    // an equal a larger.
-    const ExactValue max_elem = decode(grid.max_finite_magnitude(), grid);
-    const std::uint64_t a = largest.significand << (64 - std::bit_width(largest.significand));
-    const std::uint64_t e = max_elem.significand << (64 - std::bit_width(max_elem.significand));
-    if (a > e || (a == e && largest.sticky)) ++s;
+  // The significand a of max|x| in [1, 2), left-aligned in 64 bits (a sticky tail lies
+  // below its last bit).
+  const std::uint64_t a = largest.significand << (64 - std::bit_width(largest.significand));
+  const std::uint64_t one = std::uint64_t{1} << 63;
+  switch (rule) {
+    case ScaleRule::floor: break;
+    case ScaleRule::rceil: {
+      // max|x| / max_elem = (a / e) * 2^(lead - emax) with both significands a, e in [1,
+      // 2): its log2 lies in (lead - emax - 1, lead - emax] when a <= e, and in (lead -
+      // emax, lead - emax + 1) when a > e. A sticky tail makes an equal a larger.
+      const ExactValue max_elem = decode(grid.max_finite_magnitude(), grid);
+      const std::uint64_t e = max_elem.significand << (64 - std::bit_width(max_elem.significand));
+      if (a > e || (a == e && largest.sticky)) ++s;
+      break;
+    }
+    case ScaleRule::ceil:  // ceil(log2 max|x|) = lead + 1 unless max|x| is a power of two
+      if (a > one || largest.sticky) ++s;
+      break;
+    case ScaleRule::even: {
+      // a rounded to M + 1 significant bits, ties away from zero, reaches 2 exactly when
+      // a >= 2 - 2^-(M + 1); that threshold has M + 2 bits, so the sticky tail cannot
+      // change the comparison.
+      const int m = grid.mantissa_bits;
+      if (a >= std::uint64_t(0) - (std::uint64_t{1} << (62 - m))) ++s;
+      break;
+    }
   }
   s = std::clamp<std::int64_t>(s, -127, 127);
   return std::uint8_t(s + 127);
@@ -208,6 +245,13 @@ void check_quantize_arguments(const char* function, const float* in, std::size_t
   if (n > 0 && (in == nullptr || elements == nullptr || scales == nullptr))
     throw std::invalid_argument(where(function) + "null pointer with n = " + std::to_string(n));
   check_sizes(function, n, element_bytes_have, scale_count_have, element, options);
+}
+
+void check_round_trip_arguments(const char* function, const float* in, std::size_t n, const float* out,
+                                Element element, const Options& options) {
+  check_options(function, element, options);
+  if (n > 0 && (in == nullptr || out == nullptr))
+    throw std::invalid_argument(where(function) + "null pointer with n = " + std::to_string(n));
 }
 
 void check_dequantize_arguments(const char* function, const std::uint8_t* elements, std::size_t element_bytes_have,
@@ -245,7 +289,7 @@ void scalar_quantize(const float* in, std::size_t n, std::uint8_t* elements, std
       if (scale != 0xFF) {
         ExactValue value = decode(in[i]);
         value.exponent -= int(scale) - 127;  // times 2^-s, exactly
-        code = round_to_format(value, grid, Rounding::nearest_even, Overflow::saturate);
+        code = round_element(value, grid, options, i);
       }
       if (element == Element::int8) code = twos_complement(code);
       if (width == 8) elements[i] = std::uint8_t(code);
@@ -271,6 +315,30 @@ void scalar_dequantize(const std::uint8_t* elements, std::size_t element_bytes_h
     }
     std::memcpy(out + i, &bits, sizeof(bits));
   }
+}
+
+void scalar_round_trip(const float* in, std::size_t n, float* out, Element element, const Options& options) {
+  detail::check_round_trip_arguments("scalar_round_trip", in, n, out, element, options);
+  const std::size_t bytes = element_bytes(element, n), scales = scale_count(n, options);
+  std::vector<std::uint8_t> codes(bytes), scale_codes(scales);
+  scalar_quantize(in, n, codes.data(), bytes, scale_codes.data(), scales, element, options);
+  scalar_dequantize(codes.data(), bytes, scale_codes.data(), scales, n, out, element, options);
+}
+
+std::string_view scale_rule_name(ScaleRule rule) {
+  switch (rule) {
+    case ScaleRule::floor: return "floor";
+    case ScaleRule::rceil: return "rceil";
+    case ScaleRule::ceil: return "ceil";
+    case ScaleRule::even: return "even";
+  }
+  return "unknown";
+}
+
+ScaleRule parse_scale_rule(std::string_view name) {
+  for (ScaleRule rule : {ScaleRule::floor, ScaleRule::rceil, ScaleRule::ceil, ScaleRule::even})
+    if (name == scale_rule_name(rule)) return rule;
+  throw std::invalid_argument("unknown scale rule '" + std::string(name) + "' (accepted: floor, rceil, ceil, even)");
 }
 
 }  // namespace softfloat::mx

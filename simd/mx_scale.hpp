@@ -13,14 +13,14 @@ namespace softfloat::simd::detail {
 
 // What the rule needs to know of the element kind and the rule itself.
 struct MxScaleConstants {
-  std::int32_t max_exponent;      // emax_elem: max_elem lies in [2^emax_elem, 2^(emax_elem + 1))
-  std::uint32_t max_significand;  // fp32 mantissa field of max_elem (E2M1: 6 = 1.5 * 2^2 -> 0x400000)
-  bool round_up;                  // ScaleRule::ceil
-  // max_significand under the ceil rule, else 0x7FFFFFFF, which no mantissa field
-  // exceeds: the vector form compares with this one constant whatever the rule.
+  std::int32_t max_exponent;  // emax_elem: max_elem lies in [2^emax_elem, 2^(emax_elem + 1))
+  // Every rule is s = floor(log2 max) - emax_elem, plus one when the fp32 mantissa field
+  // of max (the 23 bits after its leading one) exceeds this threshold: max_elem's field
+  // for rceil, 0 for ceil, the last field that rounds below 2 for even, and 0x7FFFFFFF,
+  // which no field exceeds, for floor. Derived from the definition (scale_code), not
+  // restated: see mx_scale_constants.
   std::int32_t round_up_above;
 };
-
 // The scale of a block: its E8M0 code and the float factor 2^-s that its values are
 // multiplied by (unused for a NaN scale, whose elements are all code 0).
 struct MxBlockScale {
@@ -28,24 +28,28 @@ struct MxBlockScale {
   float factor;
 };
 
+// The threshold is found by bisection over the 23-bit fields of the values 1.f (the
+// definition's s is monotone in f, and one more than floor's from some f on, or never).
 inline MxScaleConstants mx_scale_constants(mx::Element element, mx::ScaleRule rule) {
-  const Format grid = mx::element_format(element);
-  const std::uint64_t max_code = grid.max_finite_magnitude();
-  const std::uint32_t mantissa = std::uint32_t(max_code & grid.mantissa_mask()) << (23 - grid.mantissa_bits);
-  const bool round_up = rule == mx::ScaleRule::ceil;
-  return {mx::element_max_exponent(element), mantissa, round_up,
-          round_up ? std::int32_t(mantissa) : std::int32_t{0x7FFFFFFF}};
+  const std::int32_t emax = mx::element_max_exponent(element);
+  auto rounds_up = [&](std::uint32_t field) {
+    const float value = std::bit_cast<float>(0x3F800000u | field);  // 1.f, exponent 0
+    return mx::detail::scale_code(decode(value), element, rule) != std::uint8_t(127 - emax);
+  };
+  std::uint32_t low = 0, high = 0x800000u;  // the first field that rounds up, 2^23 if none
+  while (low < high) {
+    const std::uint32_t mid = low + (high - low) / 2;
+    if (rounds_up(mid)) high = mid;
+    else low = mid + 1;
+  }
+  return {emax, low == 0x800000u ? std::int32_t{0x7FFFFFFF} : std::int32_t(low) - 1};
 }
 
 // max_bits: |x| bits of the block's largest magnitude (sign cleared), as produced by an
 // integer max over the block: bits >= 0x7F800000 mean a NaN or an infinity.
-//   floor: s = lead - emax_elem, lead = floor(log2 max) (fp32 exponent field - 127, or from
-//          the highest set bit for an fp32 subnormal);
-//   ceil:  s = lead - emax_elem + (significand of max > significand of max_elem): the
-//          quotient max / max_elem has the exponent lead - emax_elem and, as both
-//          significands lie in [1, 2), a significand in (1/2, 2) that exceeds 1 exactly
-//          when max's significand exceeds max_elem's, which is when the ceiling of its
-//          log2 moves up by one.
+//   s = lead - emax_elem + (significand of max > round_up_above), lead = floor(log2 max)
+//   (fp32 exponent field - 127, or from the highest set bit for an fp32 subnormal), the
+//   significand being the 23 bits after the leading one;
 // s is clamped to [-127, 127]; the code is s + 127.
 inline MxBlockScale mx_block_scale(std::uint32_t max_bits, const MxScaleConstants& c) {
   if (max_bits >= 0x7F800000u) return {0xFF, 0.0f};
@@ -61,7 +65,7 @@ inline MxBlockScale mx_block_scale(std::uint32_t max_bits, const MxScaleConstant
     lead = width - 1 - 149;
     significand = (max_bits << (24 - width)) & 0x7FFFFFu;
   }
-  std::int32_t s = lead - c.max_exponent + (c.round_up && significand > c.max_significand ? 1 : 0);
+  std::int32_t s = lead - c.max_exponent + (std::int32_t(significand) > c.round_up_above ? 1 : 0);
   s = s < -127 ? -127 : (s > 127 ? 127 : s);
   // 2^-s: a normal float for -s >= -126, else (s = 127) the subnormal 2^-127 = bit 22.
   const std::uint32_t factor_bits = s <= 126 ? std::uint32_t(127 - s) << 23 : 0x00400000u;

@@ -115,7 +115,8 @@ std::size_t element_bytes(std::size_t n) { return n / 2 + n % 2; }
 std::size_t scale_count(std::size_t n) { return n / kBlockSize + (n % kBlockSize != 0 ? 1 : 0); }
 
 void scalar_quantize(const float* in, std::size_t n, std::uint8_t* elements, std::size_t element_bytes_have,
-                     std::uint8_t* scales, std::size_t scale_count_have, float* tensor_amax) {
+                     std::uint8_t* scales, std::size_t scale_count_have, float* tensor_amax, Rounding rounding,
+                     RandomStream random) {
   check_quantize("scalar_quantize", in, n, elements, element_bytes_have, scales, scale_count_have, tensor_amax);
   float amax = 0.0f;
   for (std::size_t begin = 0; begin < n; begin += kBlockSize) {
@@ -139,8 +140,9 @@ void scalar_quantize(const float* in, std::size_t n, std::uint8_t* elements, std
     scales[begin / kBlockSize] = scale;
     const float factor = smaller(divide(1.0f, multiply(e4m3_value(scale), tensor.s_dec)), kFloatMax);
     for (std::size_t i = begin; i < end; ++i) {
+      const std::uint32_t bits = is_stochastic(rounding) ? random_bits(random.seed, random.offset + i) : 0;
       const std::uint64_t code =
-          round_to_format(decode(multiply(in[i], factor)), E2M1::format, Rounding::nearest_even, Overflow::saturate);
+          round_to_format(decode(multiply(in[i], factor)), E2M1::format, rounding, Overflow::saturate, bits);
       elements[i / 2] = std::uint8_t(elements[i / 2] | code << (4 * (i % 2)));
     }
   }
@@ -163,7 +165,8 @@ void scalar_dequantize(const std::uint8_t* elements, std::size_t element_bytes_h
 }
 
 void quantize(const float* in, std::size_t n, std::uint8_t* elements, std::size_t element_bytes_have,
-              std::uint8_t* scales, std::size_t scale_count_have, float* tensor_amax) {
+              std::uint8_t* scales, std::size_t scale_count_have, float* tensor_amax, Rounding rounding,
+              RandomStream random) {
   check_quantize("quantize", in, n, elements, element_bytes_have, scales, scale_count_have, tensor_amax);
   simd::detail::ScopedDefaultFloatEnvironment environment;
   std::uint32_t maxima[kChunkBlocks];
@@ -210,8 +213,8 @@ void quantize(const float* in, std::size_t n, std::uint8_t* elements, std::size_
         std::memset(scaled + begin, 0, std::min(kBlockSize, count - begin) * sizeof(float));
       }
     }
-    simd::quantize_packed(scaled, count, elements + i / 2, element_bytes(count), E2M1::format,
-                          Rounding::nearest_even, Overflow::saturate);
+    simd::quantize_packed(scaled, count, elements + i / 2, element_bytes(count), E2M1::format, rounding,
+                          Overflow::saturate, RandomStream{random.seed, random.offset + i});
   }
 }
 

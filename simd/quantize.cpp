@@ -84,8 +84,6 @@ void check_arguments(const void* in, std::size_t n, const void* out, const Forma
                                 "-bit output type");
 }
 
-bool is_stochastic(Rounding mode) { return mode == Rounding::stochastic || mode == Rounding::stochastic_equal; }
-
 // The random bits of element i of a call whose first element has counter random.offset.
 std::uint32_t element_bits(Rounding mode, const RandomStream& random, std::size_t i) {
   return is_stochastic(mode) ? random_bits(random.seed, random.offset + i) : 0;
@@ -248,6 +246,22 @@ void round_trip_blocks(const float* in, std::size_t n, float* out, const Format&
 }
 
 }  // namespace
+
+void round_trip_generic(const float* in, std::size_t n, float* out, const Format& format, Rounding mode,
+                        Overflow policy, RandomStream random) {
+  auto through = [&]<class Code>(Code*) {
+    constexpr std::size_t block = 2048;
+    Code codes[block];
+    for (std::size_t i = 0; i < n; i += block) {
+      const std::size_t count = n - i < block ? n - i : block;
+      quantize_generic_impl(in + i, count, codes, format, mode, policy, advanced(random, i));
+      dequantize_generic_impl(codes, count, out + i, format);
+    }
+  };
+  if (format.total_bits() <= 8) through(static_cast<std::uint8_t*>(nullptr));
+  else if (format.total_bits() <= 16) through(static_cast<std::uint16_t*>(nullptr));
+  else through(static_cast<std::uint32_t*>(nullptr));
+}
 
 void quantize_generic(const float* in, std::size_t n, std::uint8_t* out, const Format& format, Rounding mode,
                       Overflow policy, RandomStream random) {

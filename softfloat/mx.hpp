@@ -12,14 +12,21 @@
 // Quantize, per block (spec section 6.3, with microxcaling's behaviour where the
 // specification leaves a choice):
 //   s = floor(log2(max |x_i|)) - emax_elem      ScaleRule::floor, the specification's rule
-//   s = ceil(log2(max |x_i| / max_elem))        ScaleRule::ceil, the round-up rule of several
-//                                                hardware vendors: the block max never clamps
+//   s = ceil(log2(max |x_i| / max_elem))        ScaleRule::rceil, cuBLAS's and torchao's RCEIL:
+//                                                the block max never clamps
+//   s = ceil(log2(max |x_i|)) - emax_elem       ScaleRule::ceil, torchao's CEIL
+//   s = floor(log2(RNA(max |x_i|))) - emax_elem ScaleRule::even, torchao's EVEN: the max first
+//                                                rounded to M_elem + 1 significant bits, ties
+//                                                away from zero (so a max just below a power
+//                                                of two takes the next exponent)
 //   s is clamped to E8M0's range [-127, 127]; scale code = s + 127.
-//   element_i = round_to_format(x_i * 2^-s, element format, nearest_even, saturate): scaling by
-//   2^-s is exact, so each element is rounded once (ties to even, microxcaling's round="even";
-//   its default "nearest" rounds ties away from zero); magnitudes above the element's max
-//   clamp to +-max (E2M1: 7 -> 6), also in E4M3 and E5M2 (no element NaN or infinity from
-//   finite input).
+//   element_i = round_to_format(x_i * 2^-s, element format, options.rounding, saturate): scaling
+//   by 2^-s is exact, so each element is rounded once (by default ties to even,
+//   microxcaling's round="even"; its default "nearest" rounds ties away from zero, our
+//   nearest_away); magnitudes above the element's max clamp to +-max (E2M1: 7 -> 6), also in
+//   E4M3 and E5M2 (no element NaN or infinity from finite input). Stochastic rounding draws
+//   element i's bits as random_bits(seed, offset + i) of options.random, as the array
+//   conversions do, whatever the block size and thread count.
 // Special blocks:
 //   - all zeros (+-0): scale code 0x00 (2^-127) and zero elements (the sign of -0 kept
 //     where the element format has -0: E2M1 -0 is 0x8). microxcaling picks 2^-127 for the
@@ -65,6 +72,8 @@
 
 #include "softfloat/exact_value.hpp"
 #include "softfloat/format.hpp"
+#include "softfloat/random_bits.hpp"
+#include "softfloat/rounding.hpp"
 
 namespace softfloat::mx {
 
@@ -98,14 +107,27 @@ int element_max_exponent(Element element);
 // codes are turned into two's complement for storage.
 Format element_format(Element element);
 
+// The rules by the names the field uses (torchao's ScaleCalculationMode). Before rceil
+// and ceil were told apart, ScaleRule::ceil meant what is now rceil.
 enum class ScaleRule : std::uint8_t {
   floor,  // s = floor(log2(max|x|)) - emax_elem (OCP MX v1.0, section 6.3)
-  ceil,   // s = ceil(log2(max|x| / max_elem)): the smallest s with max|x| <= max_elem * 2^s
+  rceil,  // s = ceil(log2(max|x| / max_elem)): the smallest s with max|x| <= max_elem * 2^s
+  ceil,   // s = ceil(log2(max|x|)) - emax_elem
+  even,   // s = floor(log2(max|x| rounded to M_elem + 1 bits, ties away)) - emax_elem
 };
+std::string_view scale_rule_name(ScaleRule rule);
+// "floor", "rceil", "ceil", "even"; std::invalid_argument naming the accepted ones.
+ScaleRule parse_scale_rule(std::string_view name);
 
 struct Options {
   std::size_t block_size = 32;
   ScaleRule rule = ScaleRule::floor;
+  // The elements' rounding: nearest_even (the default), nearest_away, nearest_zero,
+  // toward_zero or stochastic. (The directions that round a tiny nonzero value away
+  // from zero are refused: a value far below the element grid would need its exact
+  // product with 2^-s, which fp32 does not always hold.)
+  Rounding rounding = Rounding::nearest_even;
+  RandomStream random = {};  // stochastic rounding: element i uses random_bits(seed, offset + i)
 };
 
 // Bytes of the element array for n values (packed for the 4- and 6-bit kinds).
@@ -127,12 +149,18 @@ void quantize(std::span<const float> in, std::span<std::uint8_t> elements, std::
 void dequantize(std::span<const std::uint8_t> elements, std::span<const std::uint8_t> scales, std::span<float> out,
                 Element element, const Options& options = {});
 
+// Fake quantization through the blocks: out[i] = the dequantized value of quantize's
+// element i (bits identical to dequantize after quantize), in one pass over the memory;
+// in == out is allowed.
+void round_trip(const float* in, std::size_t n, float* out, Element element, const Options& options = {});
+
 // The value-by-value definition (same arguments, same results, much slower).
 void scalar_quantize(const float* in, std::size_t n, std::uint8_t* elements, std::size_t element_bytes,
                      std::uint8_t* scales, std::size_t scale_count, Element element, const Options& options = {});
 void scalar_dequantize(const std::uint8_t* elements, std::size_t element_bytes, const std::uint8_t* scales,
                        std::size_t scale_count, std::size_t n, float* out, Element element,
                        const Options& options = {});
+void scalar_round_trip(const float* in, std::size_t n, float* out, Element element, const Options& options = {});
 
 // The E8M0 scale code of one block of n values (0xFF when it holds a NaN or an infinity).
 std::uint8_t block_scale(const float* block, std::size_t n, Element element, ScaleRule rule = ScaleRule::floor);
@@ -149,6 +177,8 @@ std::uint8_t scale_code(const ExactValue& largest, Element element, ScaleRule ru
 void check_quantize_arguments(const char* function, const float* in, std::size_t n, const std::uint8_t* elements,
                               std::size_t element_bytes, const std::uint8_t* scales, std::size_t scale_count,
                               Element element, const Options& options);
+void check_round_trip_arguments(const char* function, const float* in, std::size_t n, const float* out,
+                                Element element, const Options& options);
 void check_dequantize_arguments(const char* function, const std::uint8_t* elements, std::size_t element_bytes,
                                 const std::uint8_t* scales, std::size_t scale_count, std::size_t n,
                                 const float* out, Element element, const Options& options);

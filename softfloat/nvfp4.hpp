@@ -29,6 +29,9 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "softfloat/random_bits.hpp"
+#include "softfloat/rounding.hpp"
+
 namespace softfloat::nvfp4 {
 
 inline constexpr std::size_t kBlockSize = 16;
@@ -37,14 +40,19 @@ inline constexpr std::size_t kBlockSize = 16;
 std::size_t element_bytes(std::size_t n);
 std::size_t scale_count(std::size_t n);
 
-// Writes the elements, the block scales and the tensor's amax.
+// Writes the elements, the block scales and the tensor's amax. `rounding` is the
+// elements' (E2M1 of x * factor; the scales stay nearest even, as the recipe has
+// them): any direction, stochastic ones with element i drawing random_bits(seed,
+// offset + i), as the array conversions do.
 void quantize(const float* in, std::size_t n, std::uint8_t* elements, std::size_t element_bytes,
-              std::uint8_t* scales, std::size_t scale_count, float* tensor_amax);
+              std::uint8_t* scales, std::size_t scale_count, float* tensor_amax,
+              Rounding rounding = Rounding::nearest_even, RandomStream random = {});
 void dequantize(const std::uint8_t* elements, std::size_t element_bytes, const std::uint8_t* scales,
                 std::size_t scale_count, float tensor_amax, std::size_t n, float* out);
 
 void scalar_quantize(const float* in, std::size_t n, std::uint8_t* elements, std::size_t element_bytes,
-                     std::uint8_t* scales, std::size_t scale_count, float* tensor_amax);
+                     std::uint8_t* scales, std::size_t scale_count, float* tensor_amax,
+                     Rounding rounding = Rounding::nearest_even, RandomStream random = {});
 void scalar_dequantize(const std::uint8_t* elements, std::size_t element_bytes, const std::uint8_t* scales,
                        std::size_t scale_count, float tensor_amax, std::size_t n, float* out);
 

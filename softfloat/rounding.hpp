@@ -28,6 +28,11 @@ enum class Overflow : std::uint8_t {
   saturate,  // +-max, also for infinite input (OCP "SAT" conversion)
 };
 
+// Whether the mode draws random bits (the modes with no single correct result).
+constexpr bool is_stochastic(Rounding mode) {
+  return mode == Rounding::stochastic || mode == Rounding::stochastic_equal;
+}
+
 // The enumerators' own spellings ("nearest_even", "saturate"): the names the command
 // line and the Python module accept.
 constexpr std::string_view rounding_name(Rounding mode) {

@@ -125,10 +125,10 @@ int register_all() {
     benchmark::RegisterBenchmark("nvfp4_dequantize", nvfp4_dequantize_bench)->Arg(n);
   }
   benchmark::RegisterBenchmark("mx_quantize_ceil/mxfp8_e4m3", mx_quantize_bench, mx::Element::fp8_e4m3,
-                               mx::ScaleRule::ceil)
+                               mx::ScaleRule::rceil)
       ->Arg(kInCache);
   benchmark::RegisterBenchmark("mx_quantize_ceil/mxfp4_e2m1", mx_quantize_bench, mx::Element::fp4_e2m1,
-                               mx::ScaleRule::ceil)
+                               mx::ScaleRule::rceil)
       ->Arg(kInCache);
   benchmark::RegisterBenchmark("mx_scalar_quantize/mxfp8_e4m3", mx_scalar_quantize_bench, mx::Element::fp8_e4m3)
       ->Arg(kInCache);

@@ -123,8 +123,15 @@ def test_dequantize_float64_and_code_arrays_wider_than_needed():
     assert softfloat.dequantize(codes, "bf16", dtype=np.float64).tolist() == as_float32.astype(np.float64).tolist()
     assert softfloat.dequantize(codes.astype(np.uint32), "bf16").tolist() == as_float32.tolist()
     assert softfloat.dequantize(codes.astype(np.uint64), "bf16").tolist() == as_float32.tolist()
-    # Bits above the format's width are ignored: 0x138 reads as 0x38 = 0b0'0111'000 = 1.0.
-    assert softfloat.dequantize(np.array([0x138], np.uint16), "e4m3").tolist() == [1.0]
+    # A code with bits above the format's width is refused, never truncated (300 is not
+    # the E4M3 code 300 - 256 = 44 = 0.375).
+    with pytest.raises(ValueError, match=r"dequantize: code 300 at flat index 1 does not fit e4m3's 8 bits"):
+        softfloat.dequantize(np.array([0x38, 300], np.uint16), "e4m3")
+    with pytest.raises(ValueError, match=r"code 16 at flat index 0 does not fit e2m1's 4 bits"):
+        softfloat.dequantize(np.array([16, 1], np.uint8), "e2m1")
+    with pytest.raises(ValueError, match=r"does not fit bf16's 16 bits"):
+        softfloat.dequantize(np.array([1 << 16], np.uint32), "bf16")
+    assert softfloat.dequantize(np.array([0x0F], np.uint8), "e2m1").tolist() == [-6.0]
 
 
 # --- Stochastic rounding ------------------------------------------------------------------

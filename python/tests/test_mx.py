@@ -20,14 +20,22 @@ def expected_block(block, kind, rule):
     largest = float(np.max(np.abs(block.astype(np.float64))))
     if largest == 0:
         return np.zeros_like(block, dtype=np.float64) * np.sign(block), 0  # scale 2^-127, zeros
-    floor_log2 = math.frexp(largest)[1] - 1  # largest = m * 2^e with m in [0.5, 1)
+    significand, exponent = math.frexp(largest)  # largest = m * 2^e with m in [0.5, 1)
+    floor_log2 = exponent - 1
     if rule == "floor":
         s = floor_log2 - emax
-    else:  # the smallest s with largest <= max_elem * 2^s
+    elif rule == "rceil":  # the smallest s with largest <= max_elem * 2^s
         max_elem = softfloat.format_info(spec).max if spec else 127 / 64
         s = floor_log2 - emax - 1
         while largest > max_elem * 2.0**s:
             s += 1
+    elif rule == "ceil":  # ceil(log2 largest) - emax
+        s = floor_log2 + (significand != 0.5) - emax
+    else:  # even: floor(log2 of largest rounded to M + 1 bits, ties away) - emax
+        m = softfloat.format_info(spec).mantissa_bits if spec else 6
+        units = 2.0 * significand * 2**m  # largest / 2^floor_log2 in units of 2^-M: [2^M, 2^(M+1))
+        rounded = math.floor(units + 0.5)  # ties away: units is positive
+        s = floor_log2 + (rounded == 2 ** (m + 1)) - emax
     s = min(max(s, -127), 127)
     scaled = block.astype(np.float64) * 2.0**-s  # exact: a power-of-two shift
     if spec is None:  # MXINT8: multiples of 1/64, ties to even, clamped to +-127/64; no -0
@@ -38,7 +46,7 @@ def expected_block(block, kind, rule):
 
 
 @pytest.mark.parametrize("kind", sorted(ELEMENTS))
-@pytest.mark.parametrize("rule", ["floor", "ceil"])
+@pytest.mark.parametrize("rule", ["floor", "rceil", "ceil", "even"])
 def test_blocks_follow_the_specification(kind, rule):
     rng = np.random.default_rng(sorted(ELEMENTS).index(kind))
     # Rows of 70 values: blocks of 32, 32 and 6; each row at its own magnitude.
@@ -101,16 +109,16 @@ def test_errors():
         softfloat.mx_quantize(x.astype(np.float64), "mxfp8_e4m3")
     with pytest.raises(ValueError, match="mxfp5"):
         softfloat.mx_quantize(x, "mxfp5")
-    with pytest.raises(ValueError, match="unknown scale_rule 'round'"):
+    with pytest.raises(ValueError, match=r"unknown scale rule 'round' \(accepted: floor, rceil, ceil, even\)"):
         softfloat.mx_quantize(x, "mxfp8_e4m3", scale_rule="round")
     with pytest.raises(ValueError, match="at least one axis"):
         softfloat.mx_quantize(np.float32(1.0), "mxfp8_e4m3")
     with pytest.raises(ValueError):  # an FP6 block must end on a byte boundary
         softfloat.mx_quantize(x, "mxfp6_e3m2", block_size=6)
     elements, scales = softfloat.mx_quantize(x, "mxfp8_e4m3")
-    with pytest.raises(ValueError, match="agree in every axis but the last"):
+    with pytest.raises(ValueError, match="agree in every axis but the blocks'"):
         softfloat.mx_dequantize(elements, scales[:1], "mxfp8_e4m3")
-    with pytest.raises(ValueError, match="have 2 scales, but the scales' last axis has 1"):
+    with pytest.raises(ValueError, match="have 2 scales, but the scales' blocks axis has 1"):
         softfloat.mx_dequantize(elements, scales[:, :1], "mxfp8_e4m3")
     with pytest.raises(TypeError, match="uint8"):
         softfloat.mx_dequantize(elements.astype(np.uint16), scales, "mxfp8_e4m3")

@@ -103,7 +103,7 @@ TEST(MxExample, IssueBlockInE2M1) {
 // 8, -0: 7 is now 8 (no clamp), and -0.5 is lost instead.
 TEST(MxExample, IssueBlockUnderCeilRule) {
   const std::vector<float> in = padded({1.0f, 2.0f, 3.0f, 7.0f, -0.5f}, 32);
-  const mx::Options options{32, ScaleRule::ceil};
+  const mx::Options options{32, ScaleRule::rceil};
   const Quantized q = quantize_both(in, Element::fp4_e2m1, options);
   EXPECT_EQ(q.scales[0], 0x80);
   const std::vector<std::uint32_t> codes = codes_of(q, 32, Element::fp4_e2m1);
@@ -130,7 +130,7 @@ TEST(MxScaleRules, E4M3FloorAndCeil) {
   EXPECT_EQ(floor_q.elements, (std::vector<std::uint8_t>{0x7E, 0x30, 0x80}));
   EXPECT_EQ(dequantize_both(floor_q, 3, Element::fp8_e4m3),
             (std::vector<std::uint32_t>{bits_of(896.0f), bits_of(1.0f), bits_of(-0.0f)}));
-  const mx::Options ceil{32, ScaleRule::ceil};
+  const mx::Options ceil{32, ScaleRule::rceil};
   const Quantized ceil_q = quantize_both(in, Element::fp8_e4m3, ceil);
   EXPECT_EQ(ceil_q.scales[0], 0x81);
   EXPECT_EQ(ceil_q.elements, (std::vector<std::uint8_t>{0x78, 0x28, 0x80}));
@@ -156,9 +156,9 @@ TEST(MxScaleRules, E2M1Boundaries) {
   for (const Case& c : cases) {
     const std::vector<float> in = {c.max, -1.0f};
     EXPECT_EQ(quantize_both(in, Element::fp4_e2m1).scales[0], c.floor_code) << c.max;
-    EXPECT_EQ(quantize_both(in, Element::fp4_e2m1, {32, ScaleRule::ceil}).scales[0], c.ceil_code) << c.max;
+    EXPECT_EQ(quantize_both(in, Element::fp4_e2m1, {32, ScaleRule::rceil}).scales[0], c.ceil_code) << c.max;
     EXPECT_EQ(mx::block_scale(in.data(), 2, Element::fp4_e2m1, ScaleRule::floor), c.floor_code);
-    EXPECT_EQ(mx::block_scale(in.data(), 2, Element::fp4_e2m1, ScaleRule::ceil), c.ceil_code);
+    EXPECT_EQ(mx::block_scale(in.data(), 2, Element::fp4_e2m1, ScaleRule::rceil), c.ceil_code);
   }
 }
 
@@ -178,7 +178,7 @@ TEST(MxScaleRules, Int8HandWorked) {
   q = quantize_both({1.9999f, -1.9999f}, Element::int8);
   EXPECT_EQ(q.scales[0], 0x7F);
   EXPECT_EQ(q.elements, (std::vector<std::uint8_t>{0x7F, 0x81}));
-  q = quantize_both({1.9999f}, Element::int8, {32, ScaleRule::ceil});
+  q = quantize_both({1.9999f}, Element::int8, {32, ScaleRule::rceil});
   EXPECT_EQ(q.scales[0], 0x80);
   EXPECT_EQ(q.elements, (std::vector<std::uint8_t>{0x40}));
   // -128 (0x80) is never produced but reads as -2: -2 * 2^0.
@@ -198,7 +198,7 @@ TEST(MxSpecialBlocks, AllZeroBlock) {
     for (std::uint8_t byte : q.elements) EXPECT_EQ(byte, 0x00);
     for (std::uint32_t bits : dequantize_both(q, 32, facts.element)) EXPECT_EQ(bits, 0u);
     const std::vector<float> negative_zeros(32, -0.0f);
-    q = quantize_both(negative_zeros, facts.element, {32, ScaleRule::ceil});
+    q = quantize_both(negative_zeros, facts.element, {32, ScaleRule::rceil});
     EXPECT_EQ(q.scales[0], 0x00);
     const std::uint32_t negative_zero_code =
         facts.element == Element::int8 ? 0u : std::uint32_t(facts.format.sign_bit());
@@ -221,7 +221,7 @@ TEST(MxSpecialBlocks, NanAndInfinityBlocks) {
   const std::vector<float> in = {1.0f, nan, 2.0f, 0.0f, -inf, 3.0f, 0.0f, 0.0f, 0.5f, 1.0f};
   for (const mx_test::Facts& facts : mx_test::kFacts) {
     SCOPED_TRACE(facts.name);
-    for (ScaleRule rule : {ScaleRule::floor, ScaleRule::ceil}) {
+    for (ScaleRule rule : {ScaleRule::floor, ScaleRule::rceil}) {
       const Quantized q = quantize_both(in, facts.element, {4, rule});
       EXPECT_EQ(q.scales[0], 0xFF);
       EXPECT_EQ(q.scales[1], 0xFF);
@@ -275,7 +275,7 @@ TEST(MxScaleExtremes, HugeAndTinyBlocks) {
   EXPECT_EQ(q.scales[0], 0xF6);
   EXPECT_EQ(q.elements[0], 0x7E);
   EXPECT_EQ(dequantize_both(q, 2, Element::fp8_e4m3)[0], bits_of(0x1.cp127f));
-  for (ScaleRule rule : {ScaleRule::floor, ScaleRule::ceil}) {
+  for (ScaleRule rule : {ScaleRule::floor, ScaleRule::rceil}) {
     q = quantize_both({largest, -largest}, Element::int8, {32, rule});
     EXPECT_EQ(q.scales[0], 0xFE);
     EXPECT_EQ(q.elements, (std::vector<std::uint8_t>{0x7F, 0x81}));
@@ -303,10 +303,10 @@ TEST(MxScaleExtremes, DequantizeOverflowAndSubnormals) {
   const Quantized tiny{{0x01, 0x81}, {0x00}};
   EXPECT_EQ(dequantize_both(tiny, 2, Element::fp8_e5m2), (std::vector<std::uint32_t>{0x00000040u, 0x80000040u}));
   const float largest = std::numeric_limits<float>::max();
-  Quantized ceil_q = quantize_both({largest}, Element::fp4_e2m1, {32, ScaleRule::ceil});
+  Quantized ceil_q = quantize_both({largest}, Element::fp4_e2m1, {32, ScaleRule::rceil});
   EXPECT_EQ(ceil_q.scales[0], 126 + 127);
   EXPECT_EQ(ceil_q.elements[0], 0x06);
-  EXPECT_EQ(dequantize_both(ceil_q, 1, Element::fp4_e2m1, {32, ScaleRule::ceil})[0], 0x7F800000u);
+  EXPECT_EQ(dequantize_both(ceil_q, 1, Element::fp4_e2m1, {32, ScaleRule::rceil})[0], 0x7F800000u);
   Quantized floor_q = quantize_both({largest}, Element::fp4_e2m1);
   EXPECT_EQ(floor_q.scales[0], 125 + 127);
   EXPECT_EQ(floor_q.elements[0], 0x07);

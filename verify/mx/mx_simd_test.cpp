@@ -95,7 +95,7 @@ TEST(MxSimd, QuantizeAndDequantizeMatchScalarOnEveryTarget) {
   std::mt19937 rng(4242);
   std::vector<std::string> targets;
   for (const Facts& facts : mx_test::kFacts) {
-    for (ScaleRule rule : {ScaleRule::floor, ScaleRule::ceil}) {
+    for (ScaleRule rule : mx_test::kScaleRules) {
       for (const Shape& shape : shapes_for(facts.element)) {
         const mx::Options options{shape.block, rule};
         SCOPED_TRACE(std::string(facts.name) + " " + mx_test::rule_name(rule) + " block " +
@@ -129,6 +129,82 @@ TEST(MxSimd, QuantizeAndDequantizeMatchScalarOnEveryTarget) {
   EXPECT_FALSE(targets.empty());
 }
 
+std::vector<std::uint32_t> bits_of_all(const std::vector<float>& values) {
+  std::vector<std::uint32_t> bits(values.size());
+  for (std::size_t i = 0; i < values.size(); ++i) bits[i] = bits_of(values[i]);
+  return bits;
+}
+
+// The elements' roundings and the fused round trip: every element kind and rule, the
+// element roundings MX accepts (stochastic with a seed and an offset), quantize and
+// dequantize against the scalar definition and mx::round_trip (in place too) against
+// dequantize(quantize) and mx::scalar_round_trip, on every target.
+TEST(MxSimd, ElementRoundingsAndRoundTripMatchScalarOnEveryTarget) {
+  std::mt19937 rng(515);
+  constexpr Rounding kRoundings[] = {Rounding::nearest_even, Rounding::nearest_away, Rounding::nearest_zero,
+                                     Rounding::toward_zero, Rounding::stochastic};
+  for (const Facts& facts : mx_test::kFacts) {
+    for (ScaleRule rule : mx_test::kScaleRules) {
+      for (Rounding rounding : kRoundings) {
+        for (const Shape& shape : {Shape{32, 4099}, Shape{4, 37}, Shape{5000, 12345}}) {
+          mx::Options options{shape.block, rule, rounding, RandomStream{77, 1000}};
+          SCOPED_TRACE(std::string(facts.name) + " " + mx_test::rule_name(rule) + " " +
+                       std::string(rounding_name(rounding)) + " block " + std::to_string(shape.block));
+          const std::vector<float> in =
+              mx_test::random_blocks(shape.n, std::min<std::size_t>(shape.block, 64), rng, -160, 127, true);
+          const Encoded expected = scalar_encode(in, facts.element, options);
+          const std::vector<std::uint32_t> expected_back = scalar_decode(expected, shape.n, facts.element, options);
+          std::vector<float> scalar_trip(shape.n);
+          mx::scalar_round_trip(in.data(), shape.n, scalar_trip.data(), facts.element, options);
+          EXPECT_TRUE(same(expected_back, bits_of_all(scalar_trip), "scalar round trip"));
+          for_each_target([&](const std::string&) {
+            const Encoded got = fast_encode(in, facts.element, options);
+            EXPECT_TRUE(same(expected.scales, got.scales, "scales"));
+            EXPECT_TRUE(same(expected.elements, got.elements, "elements"));
+            std::vector<float> trip(shape.n);
+            mx::round_trip(in.data(), shape.n, trip.data(), facts.element, options);
+            EXPECT_TRUE(same(expected_back, bits_of_all(trip), "round trip"));
+            std::vector<float> in_place = in;
+            mx::round_trip(in_place.data(), shape.n, in_place.data(), facts.element, options);
+            EXPECT_TRUE(same(expected_back, bits_of_all(in_place), "round trip in place"));
+          });
+        }
+      }
+    }
+  }
+}
+
+// Stochastic rounding of the elements is reproducible from seed and offset: the same
+// stream continued over two calls gives the bits of one call, another seed other bits.
+TEST(MxSimd, StochasticElementsFollowTheirCounters) {
+  std::mt19937 rng(3);
+  const std::size_t n = 64 * 100;
+  const std::vector<float> in = mx_test::random_blocks(n, 32, rng, -20, 20, false);
+  const mx::Options whole{32, ScaleRule::floor, Rounding::stochastic, RandomStream{5, 0}};
+  std::vector<float> one(n), pieces(n), other(n);
+  mx::round_trip(in.data(), n, one.data(), Element::fp4_e2m1, whole);
+  mx::round_trip(in.data(), n / 2, pieces.data(), Element::fp4_e2m1, whole);
+  mx::Options second = whole;
+  second.random.offset = n / 2;
+  mx::round_trip(in.data() + n / 2, n / 2, pieces.data() + n / 2, Element::fp4_e2m1, second);
+  EXPECT_TRUE(same(bits_of_all(one), bits_of_all(pieces), "continued stream"));
+  mx::Options reseeded = whole;
+  reseeded.random.seed = 6;
+  mx::round_trip(in.data(), n, other.data(), Element::fp4_e2m1, reseeded);
+  EXPECT_FALSE(same(bits_of_all(one), bits_of_all(other), "another seed"));
+}
+
+TEST(MxSimd, DirectedElementRoundingsAreRefused) {
+  const float x[4] = {1.0f, 2.0f, 3.0f, 4.0f};
+  float out[4];
+  for (Rounding rounding : {Rounding::up, Rounding::down, Rounding::away_from_zero, Rounding::odd,
+                            Rounding::stochastic_equal}) {
+    const mx::Options options{32, ScaleRule::floor, rounding};
+    EXPECT_THROW(mx::round_trip(x, 4, out, Element::fp8_e4m3, options), std::invalid_argument);
+    EXPECT_THROW(mx::scalar_round_trip(x, 4, out, Element::fp8_e4m3, options), std::invalid_argument);
+  }
+}
+
 // Threads get whole blocks; the bits do not depend on the thread count.
 TEST(MxSimd, ThreadsGiveTheSameBits) {
   std::mt19937 rng(99);
@@ -150,7 +226,7 @@ TEST(MxSimd, ThreadsGiveTheSameBits) {
   // One block of any size, even the largest size_t: the whole array shares one scale.
   set_num_threads(2);
   for (std::size_t block : {n, n + 1, std::numeric_limits<std::size_t>::max()}) {
-    const mx::Options options{block, ScaleRule::ceil};
+    const mx::Options options{block, ScaleRule::rceil};
     const Encoded expected = scalar_encode(in, Element::fp8_e5m2, options);
     const Encoded got = fast_encode(in, Element::fp8_e5m2, options);
     EXPECT_EQ(got.scales.size(), 1u);

@@ -50,7 +50,8 @@ inline const Facts& facts_of(Element element) {
     if (f.element == element) return f;
   throw std::logic_error("unknown element");
 }
-inline std::string rule_name(ScaleRule rule) { return rule == ScaleRule::floor ? "floor" : "ceil"; }
+inline constexpr ScaleRule kScaleRules[] = {ScaleRule::floor, ScaleRule::rceil, ScaleRule::ceil, ScaleRule::even};
+inline std::string rule_name(ScaleRule rule) { return std::string(mx::scale_rule_name(rule)); }
 
 // "0x..." for failure messages (gtest's AssertionResult streams each part on its own, so
 // a std::hex manipulator would not carry over).
@@ -68,8 +69,11 @@ using test_support::pack_codes;
 using test_support::packed_code;
 
 // The scale code of a block by MPFR: 0xFF with a NaN or infinity, 0x00 for all zeros,
-// else floor: (exponent of max|x|) - emax; ceil: the smallest s with max|x| <= max * 2^s,
-// found by exact comparisons; clamped to [-127, 127].
+// else floor: (exponent of max|x|) - emax; rceil: the smallest s with max|x| <= max * 2^s,
+// found by exact comparisons; ceil: ceil(log2 max|x|) - emax, one more than floor unless
+// max|x| is a power of two; even: one more than floor when max|x| >= (2 - 2^-(M + 1)) *
+// 2^lead, where rounding it to M + 1 bits with ties away reaches the next binade;
+// clamped to [-127, 127].
 inline std::uint8_t expected_scale(const float* block, std::size_t n, const Facts& facts, ScaleRule rule) {
   float largest = 0.0f;
   for (std::size_t i = 0; i < n; ++i) {
@@ -81,13 +85,20 @@ inline std::uint8_t expected_scale(const float* block, std::size_t n, const Fact
   mpfr_set_flt(a.get(), largest, MPFR_RNDN);
   const long lead = long(mpfr_get_exp(a.get())) - 1;  // a = m * 2^exp with m in [1/2, 1)
   long s = lead - facts.emax;
-  if (rule == ScaleRule::ceil) {
+  if (rule == ScaleRule::rceil) {
     s = lead - facts.emax - 2;
     for (;; ++s) {
       mpfr_set_d(limit.get(), facts.max, MPFR_RNDN);  // exact: at most 7 significant bits
       mpfr_mul_2si(limit.get(), limit.get(), s, MPFR_RNDN);
       if (mpfr_cmp(a.get(), limit.get()) <= 0) break;
     }
+  } else if (rule == ScaleRule::ceil) {
+    mpfr_set_ui_2exp(limit.get(), 1, lead, MPFR_RNDN);  // 2^lead
+    if (mpfr_cmp(a.get(), limit.get()) > 0) ++s;
+  } else if (rule == ScaleRule::even) {
+    const int m = mx::element_format(facts.element).mantissa_bits;
+    mpfr_set_ui_2exp(limit.get(), (std::uint64_t{1} << (m + 2)) - 1, lead - (m + 1), MPFR_RNDN);  // exact
+    if (mpfr_cmp(a.get(), limit.get()) >= 0) ++s;
   }
   s = std::clamp(s, -127L, 127L);
   return std::uint8_t(s + 127);

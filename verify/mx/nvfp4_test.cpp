@@ -18,6 +18,7 @@
 #include "softfloat/softfloat.hpp"
 #include "verify/mx/mx_test_support.hpp"
 #include "verify/reference/mpfr_reference.hpp"
+#include "verify/simd/every_target.hpp"
 
 namespace softfloat {
 namespace {
@@ -30,11 +31,13 @@ struct Encoded {
   float amax = -1.0f;
 };
 
-Encoded encode(const std::vector<float>& in, bool scalar) {
+Encoded encode(const std::vector<float>& in, bool scalar, Rounding rounding = Rounding::nearest_even,
+               RandomStream random = {}) {
   Encoded e{std::vector<std::uint8_t>(nvfp4::element_bytes(in.size())),
             std::vector<std::uint8_t>(nvfp4::scale_count(in.size()))};
   auto run = scalar ? nvfp4::scalar_quantize : nvfp4::quantize;
-  run(in.data(), in.size(), e.elements.data(), e.elements.size(), e.scales.data(), e.scales.size(), &e.amax);
+  run(in.data(), in.size(), e.elements.data(), e.elements.size(), e.scales.data(), e.scales.size(), &e.amax, rounding,
+      random);
   return e;
 }
 std::vector<std::uint32_t> decode_bits(const Encoded& e, std::size_t n, bool scalar) {
@@ -276,15 +279,40 @@ TEST(Nvfp4, VectorisedMatchesScalarOnEveryTarget) {
   EXPECT_GT(targets, 0);
 }
 
+// The elements' rounding: every direction, stochastic from a seed and an offset, gives
+// the scalar definition's bits on every target (the scales stay nearest even); a
+// stochastic stream continued over two calls is the stream of one.
+TEST(Nvfp4, ElementRoundingsMatchScalarOnEveryTarget) {
+  std::mt19937 rng(41);
+  std::vector<float> in(16 * 300);
+  std::normal_distribution<float> normal(0.0f, 3.0f);
+  for (float& x : in) x = normal(rng);
+  for (Rounding rounding : kAllRoundings) {
+    SCOPED_TRACE(std::string(rounding_name(rounding)));
+    const RandomStream random{123, 4567};
+    const Encoded expected = encode(in, true, rounding, random);
+    test_targets::for_each_target([&](const std::string&) {
+      const Encoded got = encode(in, false, rounding, random);
+      EXPECT_EQ(got.elements, expected.elements);
+      EXPECT_EQ(got.scales, expected.scales);
+      EXPECT_EQ(bits_of(got.amax), bits_of(expected.amax));
+    });
+  }
+  const Encoded nearest = encode(in, false);
+  const Encoded stochastic = encode(in, false, Rounding::stochastic, {9, 0});
+  EXPECT_NE(nearest.elements, stochastic.elements) << "stochastic rounding moved no element";
+  EXPECT_EQ(nearest.scales, stochastic.scales) << "the scales do not depend on the elements' rounding";
+}
+
 TEST(Nvfp4, BadArgumentsThrow) {
   std::vector<float> in(32, 1.0f), out(32);
   std::vector<std::uint8_t> elements(16), scales(2);
   float amax = 0.0f;
   for (auto run : {nvfp4::quantize, nvfp4::scalar_quantize}) {
-    EXPECT_THROW(run(in.data(), 32, elements.data(), 15, scales.data(), 2, &amax), std::invalid_argument);
-    EXPECT_THROW(run(in.data(), 32, elements.data(), 16, scales.data(), 1, &amax), std::invalid_argument);
-    EXPECT_THROW(run(nullptr, 32, elements.data(), 16, scales.data(), 2, &amax), std::invalid_argument);
-    EXPECT_THROW(run(in.data(), 32, elements.data(), 16, scales.data(), 2, nullptr), std::invalid_argument);
+    EXPECT_THROW(run(in.data(), 32, elements.data(), 15, scales.data(), 2, &amax, Rounding::nearest_even, RandomStream{}), std::invalid_argument);
+    EXPECT_THROW(run(in.data(), 32, elements.data(), 16, scales.data(), 1, &amax, Rounding::nearest_even, RandomStream{}), std::invalid_argument);
+    EXPECT_THROW(run(nullptr, 32, elements.data(), 16, scales.data(), 2, &amax, Rounding::nearest_even, RandomStream{}), std::invalid_argument);
+    EXPECT_THROW(run(in.data(), 32, elements.data(), 16, scales.data(), 2, nullptr, Rounding::nearest_even, RandomStream{}), std::invalid_argument);
   }
   for (auto run : {nvfp4::dequantize, nvfp4::scalar_dequantize}) {
     EXPECT_THROW(run(elements.data(), 15, scales.data(), 2, 1.0f, 32, out.data()), std::invalid_argument);

@@ -1,0 +1,22 @@
+"""softfloat for PyTorch: exact fake quantization, codes, MX and NVFP4 blocks, scaling
+recipes, quantized layers and low-precision optimizers for CPU tensors.
+
+    import softfloat.torch as sft
+    y = sft.quantize(x, "e4m3")                 # x's dtype and shape, differentiable
+    codes = sft.encode(x, "e4m3")               # uint8 codes
+    z = sft.decode(codes, "e4m3")               # float32 values
+
+Everything calls the compiled module softfloat._core on the tensors' memory (nothing is
+compiled at import). Works with torch 1.13 (Debian's python3-torch) and newer.
+"""
+import torch as _torch  # noqa: F401 (a clear ImportError here when torch is missing)
+
+from softfloat.torch._tensors import decode, encode
+from softfloat.torch.blocks import mx_quantize, nvfp4_quantize
+from softfloat.torch.fake_quantize import Quantize, quantize
+from softfloat.torch.linear import Linear, convert, linear, matmul
+from softfloat.torch.optim import LowPrecisionOptimizer
+from softfloat.torch.scaling import BlockScaling, CurrentScaling, DelayedScaling, RowScaling
+
+__all__ = ["quantize", "encode", "decode", "Quantize", "mx_quantize", "nvfp4_quantize", "linear", "matmul",
+           "Linear", "convert", "LowPrecisionOptimizer", "CurrentScaling", "DelayedScaling", "RowScaling", "BlockScaling"]

@@ -1,0 +1,154 @@
+"""Tensors in and out of the compiled conversions, with no NumPy and no copy.
+
+A contiguous CPU tensor is handed to softfloat._core by address (tensor.data_ptr()) and
+its result written straight into the tensor allocated for it; a non-contiguous one is
+made contiguous once first (tensor.contiguous(), one copy). Every check that the
+compiled side does not repeat happens here: tensor type, device, layout, dtype, the
+sizes of `out=`.
+"""
+import torch
+
+from softfloat import _core
+
+# The value dtypes and their names in the compiled module.
+FLOAT_TYPES = {
+    torch.float32: "float32",
+    torch.float64: "float64",
+    torch.float16: "float16",
+    torch.bfloat16: "bfloat16",
+}
+# Integer dtypes that hold codes, by size: uint8 up to 8 bits, then the bit patterns of
+# the 16-, 32- and 64-bit codes as int16 / int32 / int64 (torch 1.13 has no unsigned
+# 16-, 32- or 64-bit type).
+CODE_TYPES = {torch.uint8: 1, torch.int8: 1, torch.int16: 2, torch.int32: 4, torch.int64: 8}
+ACCEPTED_FLOATS = "float32, float64, float16 or bfloat16"
+
+
+def check_tensor(x, function, what="x"):
+    """A strided CPU tensor, or TypeError / ValueError naming `function`."""
+    if not isinstance(x, torch.Tensor):
+        raise TypeError(f"softfloat.torch.{function}: {what} must be a torch.Tensor, not {type(x).__name__}")
+    if x.device.type != "cpu":
+        raise ValueError(f"softfloat.torch.{function}: {what} is on {x.device}; softfloat computes on the CPU "
+                         f"(move it with {what}.cpu())")
+    if x.layout != torch.strided:
+        raise ValueError(f"softfloat.torch.{function}: {what} has layout {x.layout}; dense (strided) tensors only "
+                         f"(use {what}.to_dense())")
+
+
+def check_float_tensor(x, function, what="x"):
+    check_tensor(x, function, what)
+    if x.dtype not in FLOAT_TYPES:
+        raise TypeError(f"softfloat.torch.{function}: {what} must be a {ACCEPTED_FLOATS} tensor, got {x.dtype}")
+
+
+def check_float_dtype(dtype, function, what="dtype"):
+    if dtype not in FLOAT_TYPES:
+        raise TypeError(f"softfloat.torch.{function}: {what} must be torch.{ACCEPTED_FLOATS.replace(', ', ', torch.')}"
+                        f", not {dtype!r}")
+    return dtype
+
+
+def format_info(fmt, function):
+    """softfloat.format_info(fmt), with the calling function named in its error."""
+    if not isinstance(fmt, str):
+        raise TypeError(f"softfloat.torch.{function}: the format must be a spec string such as 'e4m3', "
+                        f"not {type(fmt).__name__}")
+    try:
+        return _core.format_info(fmt)
+    except ValueError as error:
+        raise ValueError(f"softfloat.torch.{function}: {error}") from None
+
+
+def is_stochastic(rounding):
+    return rounding in ("stochastic", "stochastic_equal")
+
+
+def resolve_seed(seed, rounding):
+    """The seed of a stochastic rounding: as given, or drawn from torch's default
+    generator, so that torch.manual_seed makes a run reproducible."""
+    if seed is not None or not is_stochastic(rounding):
+        return seed
+    return int(torch.randint(0, 2**62, (1,), dtype=torch.int64).item())
+
+
+def contiguous_input(x):
+    """x's values, contiguous (x itself when it is), without autograd history."""
+    x = x.detach()
+    return x if x.is_contiguous() else x.contiguous()
+
+
+def checked_out(out, shape, dtype, function):
+    check_tensor(out, function, "out")
+    if out.shape != shape or out.dtype != dtype:
+        raise ValueError(f"softfloat.torch.{function}: out must have shape {tuple(shape)} and dtype {dtype}; "
+                         f"got {tuple(out.shape)} and {out.dtype}")
+    if not out.is_contiguous():
+        raise ValueError(f"softfloat.torch.{function}: out must be contiguous")
+    if out.requires_grad and torch.is_grad_enabled():
+        raise ValueError(f"softfloat.torch.{function}: out requires grad; write into it under torch.no_grad()")
+    return out
+
+
+def round_trip(x, fmt, rounding="nearest_even", saturate=False, seed=None, offset=0, *, out_dtype=None, out=None,
+               function="quantize"):
+    """Fake quantization of a float tensor, no autograd: a new tensor (or `out`)."""
+    check_float_tensor(x, function)
+    dtype = x.dtype if out_dtype is None else check_float_dtype(out_dtype, function, "out_dtype")
+    source = contiguous_input(x)
+    result = torch.empty(x.shape, dtype=dtype) if out is None else checked_out(out, x.shape, dtype, function)
+    n = source.numel()
+    if n:
+        _core._round_trip_buffer(source.data_ptr(), FLOAT_TYPES[source.dtype], result.data_ptr(), FLOAT_TYPES[dtype],
+                                 n, fmt, rounding, bool(saturate), resolve_seed(seed, rounding), offset)
+    return result
+
+
+def code_dtype(bits):
+    if bits <= 8:
+        return torch.uint8
+    if bits <= 16:
+        return torch.int16
+    if bits <= 32:
+        return torch.int32
+    return torch.int64
+
+
+def encode(x, fmt, rounding="nearest_even", saturate=False, seed=None, offset=0):
+    """The codes of x's values rounded into `fmt`: uint8 for formats of up to 8 bits,
+    else the 16-, 32- or 64-bit patterns as int16 / int32 / int64 (reinterpret with
+    .view() or & 0xFFFF...). Same shape as x; not differentiable."""
+    check_float_tensor(x, "encode")
+    info = format_info(fmt, "encode")
+    source = contiguous_input(x)
+    dtype = code_dtype(info.bits)
+    codes = torch.empty(x.shape, dtype=dtype)
+    n = source.numel()
+    if n:
+        _core._quantize_buffer(source.data_ptr(), FLOAT_TYPES[source.dtype], codes.data_ptr(), codes.element_size(),
+                               n, fmt, rounding, bool(saturate), resolve_seed(seed, rounding), offset)
+    return codes
+
+
+def decode(codes, fmt, dtype=torch.float32):
+    """The values of `codes` (uint8, int8, int16, int32 or int64 tensors holding the
+    code bit patterns) as a float tensor of `dtype`: exact for float32 wherever float32
+    holds the format's values, and for float64 up to 53 significant bits; float16 and
+    bfloat16 round each value once to nearest even. A code with bits above the format's
+    width raises ValueError (never silently truncated)."""
+    check_tensor(codes, "decode", "codes")
+    check_float_dtype(dtype, "decode")
+    if codes.dtype not in CODE_TYPES:
+        raise TypeError(f"softfloat.torch.decode: codes must be an integer tensor (uint8, int8, int16, int32, "
+                        f"int64), got {codes.dtype}")
+    info = format_info(fmt, "decode")
+    size = CODE_TYPES[codes.dtype]
+    if 8 * size < info.bits:
+        raise ValueError(f"softfloat.torch.decode: {info.name} codes have {info.bits} bits and do not fit "
+                         f"{codes.dtype}")
+    source = contiguous_input(codes)
+    values = torch.empty(codes.shape, dtype=dtype)
+    n = source.numel()
+    if n:
+        _core._dequantize_buffer(source.data_ptr(), size, values.data_ptr(), FLOAT_TYPES[dtype], n, fmt)
+    return values
