@@ -102,10 +102,27 @@ py::array matmul(const py::object& a_codes, const py::object& b_codes, const std
   return out;
 }
 
+MatmulSummation read_summation(const std::string& name) {
+  if (name == "fastest") return MatmulSummation::fastest;
+  if (name == "in_order") return MatmulSummation::in_order;
+  throw py::value_error("softfloat.set_matmul_summation: unknown summation '" + name +
+                        "' (accepted: fastest, in_order)");
+}
+
 }  // namespace
 
 void register_matmul(py::module_& module) {
   using namespace pybind11::literals;
+  module.def(
+      "set_matmul_summation", [](const std::string& name) { set_matmul_summation(read_summation(name)); },
+      "summation"_a,
+      R"(The summation order of matmul's fp32 accumulator, process-wide: "fastest" (the
+default: products summed by pairs where the CPU's vdpbf16ps makes that exact and fast,
+else the in-order chain) or "in_order" (the reproducible fp32 FMA chain in k order).)");
+  module.def(
+      "matmul_summation",
+      [] { return std::string(matmul_summation() == MatmulSummation::fastest ? "fastest" : "in_order"); },
+      "The current summation order of matmul's fp32 accumulator.");
   module.def("matmul", &matmul, "a_codes"_a, "b_codes"_a, "fmt_a"_a, "fmt_b"_a, "acc"_a = "fp32",
              R"(C = A * B for matrices of codes: a_codes (m x k) of format fmt_a, b_codes (k x n) of fmt_b.
 

@@ -6,6 +6,7 @@ made contiguous once first (tensor.contiguous(), one copy). Every check that the
 compiled side does not repeat happens here: tensor type, device, layout, dtype, the
 sizes of `out=`.
 """
+import numpy as np
 import torch
 
 from softfloat import _core
@@ -72,6 +73,21 @@ def resolve_seed(seed, rounding):
     return int(torch.randint(0, 2**62, (1,), dtype=torch.int64).item())
 
 
+_NUMPY_STORAGE = {torch.float32: np.float32, torch.float64: np.float64, torch.float16: np.float16,
+                  torch.bfloat16: np.uint16, torch.uint8: np.uint8, torch.int8: np.int8, torch.int16: np.int16,
+                  torch.int32: np.int32, torch.int64: np.int64}
+
+
+def new_tensor(shape, dtype):
+    """An uninitialised contiguous CPU tensor whose memory NumPy allocates: for large
+    arrays NumPy asks the kernel for transparent huge pages, so writing a fresh result
+    costs a few page faults instead of one per 4 KiB (half the time of a 64 MiB result
+    on the machines measured). The tensor owns the array through torch.from_numpy."""
+    array = np.empty(tuple(shape), dtype=_NUMPY_STORAGE[dtype])
+    tensor = torch.from_numpy(array)
+    return tensor.view(torch.bfloat16) if dtype == torch.bfloat16 else tensor
+
+
 def contiguous_input(x):
     """x's values, contiguous (x itself when it is), without autograd history."""
     x = x.detach()
@@ -96,7 +112,7 @@ def round_trip(x, fmt, rounding="nearest_even", saturate=False, seed=None, offse
     check_float_tensor(x, function)
     dtype = x.dtype if out_dtype is None else check_float_dtype(out_dtype, function, "out_dtype")
     source = contiguous_input(x)
-    result = torch.empty(x.shape, dtype=dtype) if out is None else checked_out(out, x.shape, dtype, function)
+    result = new_tensor(x.shape, dtype) if out is None else checked_out(out, x.shape, dtype, function)
     n = source.numel()
     if n:
         _core._round_trip_buffer(source.data_ptr(), FLOAT_TYPES[source.dtype], result.data_ptr(), FLOAT_TYPES[dtype],
@@ -122,7 +138,7 @@ def encode(x, fmt, rounding="nearest_even", saturate=False, seed=None, offset=0)
     info = format_info(fmt, "encode")
     source = contiguous_input(x)
     dtype = code_dtype(info.bits)
-    codes = torch.empty(x.shape, dtype=dtype)
+    codes = new_tensor(x.shape, dtype)
     n = source.numel()
     if n:
         _core._quantize_buffer(source.data_ptr(), FLOAT_TYPES[source.dtype], codes.data_ptr(), codes.element_size(),
@@ -147,7 +163,7 @@ def decode(codes, fmt, dtype=torch.float32):
         raise ValueError(f"softfloat.torch.decode: {info.name} codes have {info.bits} bits and do not fit "
                          f"{codes.dtype}")
     source = contiguous_input(codes)
-    values = torch.empty(codes.shape, dtype=dtype)
+    values = new_tensor(codes.shape, dtype)
     n = source.numel()
     if n:
         _core._dequantize_buffer(source.data_ptr(), size, values.data_ptr(), FLOAT_TYPES[dtype], n, fmt)

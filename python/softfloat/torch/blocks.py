@@ -37,7 +37,7 @@ def _restore(result, axis, like, out_dtype):
 
 def _mx_values(x, element, block_size, axis, scale_rule, rounding, seed, offset, out_dtype):
     source, axis = _blocks_last(x, axis, "mx_quantize")
-    result = torch.empty_like(source)
+    result = _tensors.new_tensor(source.shape, torch.float32)
     if source.numel():
         rows = source.numel() // source.shape[-1]
         _core._mx_round_trip_buffer(source.data_ptr(), result.data_ptr(), rows, source.shape[-1], element,
@@ -48,7 +48,7 @@ def _mx_values(x, element, block_size, axis, scale_rule, rounding, seed, offset,
 
 def _nvfp4_values(x, axis, rounding, seed, offset, out_dtype):
     source, axis = _blocks_last(x, axis, "nvfp4_quantize")
-    result = torch.empty_like(source)
+    result = _tensors.new_tensor(source.shape, torch.float32)
     if source.numel():
         rows = source.numel() // source.shape[-1]
         _core._nvfp4_round_trip_buffer(source.data_ptr(), result.data_ptr(), rows, source.shape[-1], rounding,

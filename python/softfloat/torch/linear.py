@@ -38,8 +38,10 @@ class _Operand:
         self.codes, self.fmt, self.scale = codes, fmt, scale
 
     def numpy(self, transpose=False):
-        codes = self.codes.t() if transpose else self.codes
-        return codes.numpy().view(_NUMPY_CODES[codes.dtype])
+        """The codes as a NumPy array (no copy; a transposed view is copied once by the matmul)."""
+        codes = self.codes.numpy().view(_NUMPY_CODES[self.codes.dtype])
+        return codes.T if transpose else codes
+
 
 
 def _fp32_operand(values):
