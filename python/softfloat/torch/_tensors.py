@@ -74,7 +74,7 @@ def resolve_seed(seed, rounding):
 
 
 _NUMPY_STORAGE = {torch.float32: np.float32, torch.float64: np.float64, torch.float16: np.float16,
-                  torch.bfloat16: np.uint16, torch.uint8: np.uint8, torch.int8: np.int8, torch.int16: np.int16,
+                  torch.bfloat16: np.int16, torch.uint8: np.uint8, torch.int8: np.int8, torch.int16: np.int16,
                   torch.int32: np.int32, torch.int64: np.int64}
 
 
