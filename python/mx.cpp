@@ -57,6 +57,19 @@ void read_element_rounding(mx::Options& options, mx::Element element, const std:
   }
 }
 
+// The element kind and options of a quantizing call, checked.
+struct MxCall {
+  mx::Element element;
+  mx::Options options;
+};
+MxCall read_mx_call(const char* function, const std::string& element_name, std::size_t block_size,
+                    const std::string& scale_rule, const std::string& rounding, const py::object& seed,
+                    const py::object& offset) {
+  MxCall call{read_element(element_name, function), read_options(block_size, scale_rule, function)};
+  read_element_rounding(call.options, call.element, rounding, seed, offset, function);
+  return call;
+}
+
 // The axis the blocks run along, as a non-negative index.
 int read_axis(int axis, py::ssize_t ndim, const char* function) {
   if (ndim == 0)
@@ -120,9 +133,9 @@ py::tuple mx_quantize(const py::object& array, const std::string& element_name, 
                       const std::string& scale_rule, int axis, const std::string& rounding, const py::object& seed,
                       const py::object& offset) {
   const char* function = "mx_quantize";
-  const mx::Element element = read_element(element_name, function);
-  mx::Options options = read_options(block_size, scale_rule, function);
-  read_element_rounding(options, element, rounding, seed, offset, function);
+  const MxCall call = read_mx_call(function, element_name, block_size, scale_rule, rounding, seed, offset);
+  const mx::Element element = call.element;
+  const mx::Options& options = call.options;
   const FloatInput input = float32_input(array, axis, function);
   const Rows rows = rows_of(input.shape);
   const std::size_t row_bytes = mx::element_bytes(element, rows.row_length);
@@ -148,9 +161,9 @@ py::object mx_round_trip(const py::object& array, const std::string& element_nam
                          const std::string& scale_rule, int axis, const std::string& rounding, const py::object& seed,
                          const py::object& offset) {
   const char* function = "mx_round_trip";
-  const mx::Element element = read_element(element_name, function);
-  mx::Options options = read_options(block_size, scale_rule, function);
-  read_element_rounding(options, element, rounding, seed, offset, function);
+  const MxCall call = read_mx_call(function, element_name, block_size, scale_rule, rounding, seed, offset);
+  const mx::Element element = call.element;
+  const mx::Options& options = call.options;
   const FloatInput input = float32_input(array, axis, function);
   const Rows rows = rows_of(input.shape);
   auto out = new_array<float>(input.shape);
@@ -318,9 +331,9 @@ void mx_round_trip_buffer(std::uintptr_t in, std::uintptr_t out, std::size_t row
                           const std::string& element_name, std::size_t block_size, const std::string& scale_rule,
                           const std::string& rounding, const py::object& seed, const py::object& offset) {
   const char* function = "torch.mx_quantize";
-  const mx::Element element = read_element(element_name, function);
-  mx::Options options = read_options(block_size, scale_rule, function);
-  read_element_rounding(options, element, rounding, seed, offset, function);
+  const MxCall call = read_mx_call(function, element_name, block_size, scale_rule, rounding, seed, offset);
+  const mx::Element element = call.element;
+  const mx::Options& options = call.options;
   const auto* values = reinterpret_cast<const float*>(in);
   auto* result = reinterpret_cast<float*>(out);
   run_without_gil(rows * row_length, [&] {

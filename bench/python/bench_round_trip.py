@@ -11,12 +11,11 @@ nanoseconds per value; a copy of the array is the baseline.
 """
 import argparse
 import os
-import statistics
-import time
 
 import numpy as np
 
 import softfloat
+from timing import median_ms  # bench/python/timing.py, beside this script
 
 
 def numpy_bf16_round_trip(x):
@@ -45,15 +44,6 @@ def numpy_e4m3_round_trip(x):
     result = np.where((result > np.uint32(0x43E00000)) | (magnitude >= np.uint32(0x7F800000)),
                       np.uint32(0x7FC00000), result)  # 0x43E00000 is 448 = 1.75 * 2^8
     return (result | sign).view(np.float32)
-
-
-def median_ms(function, runs):
-    times = []
-    for _ in range(runs):
-        start = time.perf_counter()
-        function()
-        times.append(time.perf_counter() - start)
-    return 1e3 * statistics.median(times)
 
 
 def main():
@@ -87,7 +77,7 @@ def main():
     print(f"| operation | ms | ns/value |\n|---|---:|---:|")
     for label, function in rows:
         function()  # warm up: page faults of the first output allocation
-        ms = median_ms(function, args.runs)
+        ms = median_ms(function, args.runs, warm_up=False)
         print(f"| {label} | {ms:.1f} | {1e6 * ms / n:.2f} |")
 
 

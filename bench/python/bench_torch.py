@@ -19,14 +19,12 @@ os.environ.setdefault("OMP_NUM_THREADS", "1")
 
 import argparse  # noqa: E402
 import platform  # noqa: E402
-import statistics  # noqa: E402
-import time  # noqa: E402
 
-import numpy as np  # noqa: E402
 import torch  # noqa: E402
 
 import softfloat  # noqa: E402
 import softfloat.torch as sft  # noqa: E402
+from timing import median_ms  # noqa: E402 (bench/python/timing.py, beside this script)
 
 
 def torch_bf16_by_integer_ops(x):
@@ -48,16 +46,6 @@ def torch_e4m3_by_log2(x):
     exponent = torch.floor(torch.log2(torch.abs(x)))
     quantum = torch.exp2(torch.clamp(exponent, min=-6) - 3)
     return torch.clamp(torch.round(x / quantum) * quantum, -448.0, 448.0)
-
-
-def median_ms(function, runs):
-    function()  # warm up (allocations, page faults)
-    times = []
-    for _ in range(runs):
-        start = time.perf_counter()
-        function()
-        times.append(time.perf_counter() - start)
-    return 1e3 * statistics.median(times)
 
 
 def differing(a, b):

@@ -171,6 +171,10 @@ def test_bad_input():
         sft.decode(torch.tensor([300], dtype=torch.int16), "e4m3")
     with pytest.raises(ValueError, match="bf16 codes have 16 bits and do not fit torch.uint8"):
         sft.decode(torch.tensor([1], dtype=torch.uint8), "bf16")
+    with pytest.raises(TypeError, match="dtype must be torch.float32, torch.float64, torch.float16 or torch.bfloat16"):
+        sft.decode(torch.zeros(2, dtype=torch.uint8), "e4m3", dtype=torch.int8)
+    with pytest.raises(TypeError, match="out_dtype must be torch.float32"):
+        sft.quantize(torch.ones(2), "e4m3", out_dtype=torch.int32)
     with pytest.raises(TypeError, match="codes must be an integer tensor"):
         sft.decode(torch.ones(3), "e4m3")
     # A 12-bit format's codes in int16: -1 is 0xFFFF, which does not fit 12 bits.

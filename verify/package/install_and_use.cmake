@@ -130,28 +130,29 @@ if(PYTHON)
   if(PYTHON_PRELOAD)
     list(APPEND python_environment "LD_PRELOAD=${PYTHON_PRELOAD}" ASAN_OPTIONS=detect_leaks=0 PYTHONMALLOC=malloc)
   endif()
-  # (Lines of the program end in \n, not ';', which would split CMake's argument.)
-  # float64 -431.99999999999994 lies below the midpoint -432 of E4M3's -416 and -448:
-  # rounded once it is -416 (through float32 it would become -432, then -448).
-  run_step("import the installed Python module" ${CMAKE_COMMAND} -E env ${python_environment} ${PYTHON} -c
-           "import numpy, softfloat\nprint(softfloat.__file__)\nprint(softfloat.round_trip(numpy.array([-431.99999999999994]), 'e4m3')[0])")
-  string(FIND "${step_output}" "${module_dir}/" from_prefix)
-  string(FIND "${step_output}" "-416.0" rounded_once)
-  if(from_prefix EQUAL -1 OR rounded_once EQUAL -1)
-    message(FATAL_ERROR "package test: the installed module was not the one imported, or rounded wrongly:\n${step_output}")
-  endif()
-  message(STATUS "package test: the installed Python module imports from ${module_dir} and rounds -431.99999999999994 to -416 in e4m3")
+  # import_and_round(WHAT PROGRAM FROM): runs the Python program, which prints the file
+  # its module came from and the float64 -431.99999999999994 rounded into E4M3. That
+  # value lies below the midpoint -432 of E4M3's -416 and -448: rounded once it is -416
+  # (through float32 it would become -432, then -448). FROM is the folder the module must
+  # come from. (Lines of the program end in \n, not ';', which would split CMake's argument.)
+  function(import_and_round what program from)
+    run_step("import the installed ${what}" ${CMAKE_COMMAND} -E env ${python_environment} ${PYTHON} -c "${program}")
+    string(FIND "${step_output}" "${from}" from_prefix)
+    string(FIND "${step_output}" "-416.0" rounded_once)
+    if(from_prefix EQUAL -1 OR rounded_once EQUAL -1)
+      message(FATAL_ERROR "package test: the installed ${what} was not the one imported, or rounded wrongly:\n${step_output}")
+    endif()
+    message(STATUS "package test: the installed ${what} imports from ${from} and rounds -431.99999999999994 to -416 in e4m3")
+  endfunction()
+  import_and_round("Python module"
+    "import numpy, softfloat\nprint(softfloat.__file__)\nprint(softfloat.round_trip(numpy.array([-431.99999999999994]), 'e4m3')[0])"
+    "${module_dir}/")
   execute_process(COMMAND ${CMAKE_COMMAND} -E env ${python_environment} ${PYTHON} -c "import torch"
                   RESULT_VARIABLE torch_missing OUTPUT_QUIET ERROR_QUIET)
   if(torch_missing EQUAL 0 AND NOT PYTHON_PRELOAD)
-    run_step("import the installed softfloat.torch" ${CMAKE_COMMAND} -E env ${python_environment} ${PYTHON} -c
-             "import torch, softfloat.torch as sft\nprint(sft.__file__)\nprint(sft.quantize(torch.tensor([-431.99999999999994], dtype=torch.float64), 'e4m3').item())")
-    string(FIND "${step_output}" "${module_dir}/softfloat/torch/" torch_from_prefix)
-    string(FIND "${step_output}" "-416.0" torch_rounded_once)
-    if(torch_from_prefix EQUAL -1 OR torch_rounded_once EQUAL -1)
-      message(FATAL_ERROR "package test: the installed softfloat.torch was not the one imported, or rounded wrongly:\n${step_output}")
-    endif()
-    message(STATUS "package test: the installed softfloat.torch imports from ${module_dir} and rounds float64 once")
+    import_and_round("softfloat.torch"
+      "import torch, softfloat.torch as sft\nprint(sft.__file__)\nprint(sft.quantize(torch.tensor([-431.99999999999994], dtype=torch.float64), 'e4m3').item())"
+      "${module_dir}/softfloat/torch/")
   else()
     message(STATUS "package test: softfloat.torch import not checked (torch missing, or the sanitizer build)")
   endif()

@@ -45,8 +45,8 @@ def check_float_tensor(x, function, what="x"):
 
 def check_float_dtype(dtype, function, what="dtype"):
     if dtype not in FLOAT_TYPES:
-        raise TypeError(f"softfloat.torch.{function}: {what} must be torch.{ACCEPTED_FLOATS.replace(', ', ', torch.')}"
-                        f", not {dtype!r}")
+        raise TypeError(f"softfloat.torch.{function}: {what} must be torch.float32, torch.float64, torch.float16 or "
+                        f"torch.bfloat16, not {dtype!r}")
     return dtype
 
 
