@@ -197,3 +197,19 @@ def test_layer_errors():
         sft.Linear(2, 2, weight=3)
     with pytest.raises(ValueError, match="invalid format spec"):
         sft.Linear(2, 2, acc="bf17")
+
+
+def test_readme_pytorch_example():
+    """The example at the top of README.md's "PyTorch" section runs, and gives what it says."""
+    import pathlib
+    import re
+
+    text = (pathlib.Path(__file__).resolve().parents[2] / "README.md").read_text()
+    section = text[text.index("\n## PyTorch\n"):]
+    snippet = re.search(r"```python\n(.*?)```", section, re.S).group(1)
+    names = {}
+    exec(compile(snippet, "README.md (## PyTorch)", "exec"), names)
+    assert names["codes"].dtype == torch.uint8 and names["codes"].shape == (4, 64)
+    assert torch.equal(sft.decode(names["codes"], "e4m3"), sft.quantize(names["x"].detach(), "e4m3"))
+    assert isinstance(names["layer"], sft.Linear) and isinstance(names["model"][0], sft.Linear)
+    assert isinstance(names["opt"], sft.LowPrecisionOptimizer)
