@@ -49,9 +49,4 @@ void scalar_dequantize(const Code* in, std::size_t n, Output* out, const Format&
   for (std::size_t i = 0; i < n; ++i) out[i] = scalar_value<Output>(in[i], format);
 }
 
-template <class Value>
-void scalar_round_trip(const Value* in, std::size_t n, Value* out, const ConversionOptions& options) {
-  for (std::size_t i = 0; i < n; ++i) out[i] = scalar_value<Value>(scalar_code(in[i], options, i), options.format);
-}
-
 }  // namespace softfloat::python

@@ -4,8 +4,10 @@
 // simd/mx_scalar.cpp; the tests check that the two agree and compare both with MPFR.
 #pragma once
 
+#include <array>
 #include <bit>
 #include <cstdint>
+#include <iterator>
 
 #include "softfloat/mx.hpp"
 
@@ -29,8 +31,10 @@ struct MxBlockScale {
 };
 
 // The threshold is found by bisection over the 23-bit fields of the values 1.f (the
-// definition's s is monotone in f, and one more than floor's from some f on, or never).
-inline MxScaleConstants mx_scale_constants(mx::Element element, mx::ScaleRule rule) {
+// definition's s is monotone in f, and one more than floor's from some f on, or never),
+// once per element kind and rule: calls come once per row of a tensor, so the search is
+// kept off that path.
+inline MxScaleConstants derive_mx_scale_constants(mx::Element element, mx::ScaleRule rule) {
   const std::int32_t emax = mx::element_max_exponent(element);
   auto rounds_up = [&](std::uint32_t field) {
     const float value = std::bit_cast<float>(0x3F800000u | field);  // 1.f, exponent 0
@@ -43,6 +47,22 @@ inline MxScaleConstants mx_scale_constants(mx::Element element, mx::ScaleRule ru
     else low = mid + 1;
   }
   return {emax, low == 0x800000u ? std::int32_t{0x7FFFFFFF} : std::int32_t(low) - 1};
+}
+
+inline constexpr std::size_t kMxElementKinds = std::size(mx::kAllElements);
+inline constexpr std::size_t kMxScaleRules = std::size_t(mx::ScaleRule::even) + 1;
+
+inline MxScaleConstants mx_scale_constants(mx::Element element, mx::ScaleRule rule) {
+  static const auto table = [] {
+    std::array<std::array<MxScaleConstants, kMxScaleRules>, kMxElementKinds> constants{};
+    for (std::size_t e = 0; e < kMxElementKinds; ++e)
+      for (std::size_t r = 0; r < kMxScaleRules; ++r)
+        constants[e][r] = derive_mx_scale_constants(mx::kAllElements[e], mx::ScaleRule(r));
+    return constants;
+  }();
+  for (std::size_t e = 0; e < kMxElementKinds; ++e)
+    if (mx::kAllElements[e] == element) return table[e][std::size_t(rule)];
+  return derive_mx_scale_constants(element, rule);  // not reached: the callers check the kind
 }
 
 // max_bits: |x| bits of the block's largest magnitude (sign cleared), as produced by an
