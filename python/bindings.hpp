@@ -1,6 +1,6 @@
 // The Python module's parts, one registration function per job: formats (format_info,
 // names), arrays (quantize / dequantize / round_trip, packing, the scalar reference
-// path), mx (block scaling), matmul and the torch layer's buffer entry points.
+// path), mx (block scaling), matmul, the torch layer's buffer entry points and the cost model's all-reduce.
 // module.cpp calls them in that order.
 #pragma once
 
@@ -14,5 +14,6 @@ void register_arrays(pybind11::module_& module);
 void register_mx(pybind11::module_& module);
 void register_matmul(pybind11::module_& module);
 void register_tensor_buffers(pybind11::module_& module);
+void register_cost(pybind11::module_& module);
 
 }  // namespace softfloat::python

@@ -25,6 +25,7 @@ through float32. Errors raise ValueError (bad format, rounding or shape) or Type
   softfloat::python::register_mx(module);
   softfloat::python::register_matmul(module);
   softfloat::python::register_tensor_buffers(module);
+  softfloat::python::register_cost(module);
 
   module.def("set_num_threads", &softfloat::set_num_threads, "n"_a,
              "Threads for large arrays (default 1, or SOFTFLOAT_NUM_THREADS); results never depend on it.");

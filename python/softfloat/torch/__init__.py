@@ -7,7 +7,9 @@ recipes, quantized layers and low-precision optimizers for CPU tensors.
     z = sft.decode(codes, "e4m3")               # float32 values
 
 Everything calls the compiled module softfloat._core on the tensors' memory (nothing is
-compiled at import). Works with torch 1.13 (Debian's python3-torch) and newer.
+compiled at import). softfloat.torch.distributed puts gradients on the wire in any
+format (a DDP communication hook and an all-reduce). Works with torch 1.13 (Debian's
+python3-torch) and newer.
 """
 import torch as _torch  # noqa: F401 (a clear ImportError here when torch is missing)
 
@@ -17,6 +19,9 @@ from softfloat.torch.fake_quantize import Quantize, quantize
 from softfloat.torch.linear import Linear, convert, linear, matmul
 from softfloat.torch.optim import LowPrecisionOptimizer
 from softfloat.torch.scaling import BlockScaling, CurrentScaling, DelayedScaling, RowScaling
+
+if _torch.distributed.is_available():  # torch builds without it keep the rest
+    from softfloat.torch import distributed
 
 __all__ = ["quantize", "encode", "decode", "Quantize", "mx_quantize", "nvfp4_quantize", "linear", "matmul",
            "Linear", "convert", "LowPrecisionOptimizer", "CurrentScaling", "DelayedScaling", "RowScaling", "BlockScaling"]

@@ -1,0 +1,180 @@
+"""What travels on the wire: a run of float32 values as bytes in a format, and back.
+
+A Codec turns a 1-D float32 tensor of n values into a uint8 payload of a size that
+depends only on n, so that the receiver of a message knows its length without a header:
+
+    plain format, whole bytes     n * ceil(bits / 8) code bytes (16-bit codes as two
+                                  little-endian bytes: gloo cannot send int16)
+    plain format, 4 or 6 bits     ceil(n * bits / 8) packed bytes (the library's dense
+                                  layout: two E2M1 codes a byte, four 6-bit codes in 3)
+    + scaling="tensor"            4 bytes more: the float32 power-of-two scale s, the
+                                  codes holding x * s (amax * s <= the format's max)
+    MX element                    ceil(n * bits / 8) element bytes + ceil(n / block) E8M0
+                                  scales (the block scales always, whatever `scaling`)
+    "nvfp4"                       with n16 = n rounded up to 16: n16 / 2 element bytes +
+                                  n16 / 16 E4M3 scales + 4 bytes of float32 tensor amax
+
+`unit` is the number of values a message must be a multiple of (except a run's last):
+the MX / NVFP4 block, the values of one packed byte group, else 1. Every encode takes a
+seed, so that stochastic rounding draws independent noise per message.
+"""
+import struct
+
+import numpy as np
+import torch
+
+from softfloat import _core
+from softfloat.torch import _tensors
+from softfloat.torch.scaling import _amax_to_scale
+
+SCALINGS = ("tensor", "block", "none")
+NVFP4_BLOCK = 16
+PACKED_BITS = (4, 6)
+
+
+class Codec:
+    """The encoding of runs of float32 values in one format (see the module's text)."""
+
+    def __init__(self, fmt, rounding="nearest_even", scaling="tensor", block_size=32, function="compress_hook"):
+        if not isinstance(fmt, str):
+            raise TypeError(f"softfloat.torch.distributed.{function}: fmt must be a format spec, an MX element "
+                            f"name or 'nvfp4', not {type(fmt).__name__}")
+        if scaling not in SCALINGS:
+            raise ValueError(f"softfloat.torch.distributed.{function}: unknown scaling {scaling!r} (accepted: "
+                             f"{', '.join(SCALINGS)})")
+        if rounding not in _core.rounding_modes():
+            raise ValueError(f"softfloat.torch.distributed.{function}: unknown rounding {rounding!r} (accepted: "
+                             f"{', '.join(_core.rounding_modes())})")
+        self.fmt, self.rounding, self.function = fmt, rounding, function
+        self.stochastic = _tensors.is_stochastic(rounding)
+        if fmt == "nvfp4":
+            self.kind, self.bits, self.unit, self.scaling = "nvfp4", 4, NVFP4_BLOCK, "block"
+        elif fmt in _core.mx_elements():
+            if not isinstance(block_size, int) or block_size < 1:
+                raise ValueError(f"softfloat.torch.distributed.{function}: block_size must be a positive int, "
+                                 f"not {block_size!r}")
+            self.kind, self.scaling = "mx", "block"
+            self.bits = {"mxfp8_e4m3": 8, "mxfp8_e5m2": 8, "mxint8": 8, "mxfp6_e3m2": 6, "mxfp6_e2m3": 6,
+                         "mxfp4_e2m1": 4}[fmt]
+            self.unit = block_size
+            self.block_size = block_size
+        else:
+            info = _tensors.format_info(fmt, f"distributed.{function}")
+            if scaling == "block":
+                raise ValueError(f"softfloat.torch.distributed.{function}: scaling='block' needs an MX element or "
+                                 f"'nvfp4'; {info.name} takes scaling='tensor' or 'none'")
+            self.kind, self.bits, self.scaling = "plain", info.bits, scaling
+            self.info = info
+            self.packed = info.bits in PACKED_BITS
+            self.unit = {4: 2, 6: 4}.get(info.bits, 1) if self.packed else 1
+            self.code_bytes = 1 if self.packed else max(1, -(-info.bits // 8))
+            if self.code_bytes > 8:
+                raise ValueError(f"softfloat.torch.distributed.{function}: {info.name} codes are wider than 64 bits")
+
+    def describe(self):
+        """The settings every rank must share, as text (compared across ranks)."""
+        extra = f" block_size={self.block_size}" if self.kind == "mx" else ""
+        return f"fmt={self.fmt} scaling={self.scaling} rounding={self.rounding}{extra}"
+
+    # ---- sizes ---------------------------------------------------------------------
+
+    def payload_bytes(self, n):
+        """Bytes of the payload of n values (the formula in the module's text)."""
+        if self.kind == "nvfp4":
+            padded = -(-n // NVFP4_BLOCK) * NVFP4_BLOCK
+            return padded // 2 + padded // NVFP4_BLOCK + 4
+        if self.kind == "mx":
+            return -(-n * self.bits // 8) + -(-n // self.block_size)
+        codes = -(-n * self.bits // 8) if self.packed else n * self.code_bytes
+        return codes + (4 if self.scaling == "tensor" else 0)
+
+    # ---- encode / decode -------------------------------------------------------------
+
+    def encode(self, values, seed):
+        """The uint8 payload of a 1-D contiguous float32 tensor."""
+        seed = seed if self.stochastic else None
+        if self.kind == "nvfp4":
+            return self._encode_nvfp4(values, seed)
+        if self.kind == "mx":
+            elements, scales = _core.mx_quantize(values.numpy(), self.fmt, block_size=self.block_size,
+                                                 rounding=self.rounding, seed=seed)
+            return torch.from_numpy(np.concatenate([elements.reshape(-1), scales.reshape(-1)]))
+        return self._encode_plain(values, seed)
+
+    def decode(self, payload, n):
+        """The float32 values of a payload of n values (a new tensor)."""
+        if payload.numel() != self.payload_bytes(n):
+            raise ValueError(f"softfloat.torch.distributed: a payload of {payload.numel()} bytes for {n} values of "
+                             f"{self.describe()}; expected {self.payload_bytes(n)}")
+        data = payload.numpy()
+        if self.kind == "nvfp4":
+            return self._decode_nvfp4(data, n)
+        if self.kind == "mx":
+            element_bytes = -(-n * self.bits // 8)
+            return torch.from_numpy(_core.mx_dequantize(data[:element_bytes], data[element_bytes:], self.fmt,
+                                                        block_size=self.block_size, length=n))
+        return self._decode_plain(payload, n)
+
+    def scale_for_amax(self, amax):
+        """The power of two s with amax * s <= max (the largest such; 1 for amax 0 or
+        not finite), as CurrentScaling(power_of_two=True) computes it."""
+        return float(_amax_to_scale(torch.as_tensor(amax), float(self.info.max), True, 0))
+
+    def _scale_of(self, values):
+        if self.scaling != "tensor" or values.numel() == 0:
+            return 1.0
+        return self.scale_for_amax(values.abs().max())
+
+    def _encode_plain(self, values, seed):
+        n = values.numel()
+        scale = self._scale_of(values)
+        scaled = values if scale == 1.0 else values * scale  # a power of two: exact in float32's normal range
+        header = 4 if self.scaling == "tensor" else 0
+        payload = torch.empty(self.payload_bytes(n), dtype=torch.uint8)
+        if header:
+            payload[:4] = torch.frombuffer(bytearray(struct.pack("<f", scale)), dtype=torch.uint8)
+        saturate = self.scaling == "tensor"
+        if self.packed:
+            packed = _core.quantize(scaled.numpy(), self.fmt, self.rounding, saturate, seed, packed=True)
+            payload[header:] = torch.from_numpy(packed)
+        elif n:
+            codes = payload[header:]
+            _core._quantize_buffer(scaled.data_ptr(), "float32", codes.data_ptr(), self.code_bytes, n, self.fmt,
+                                   self.rounding, saturate, seed, 0)
+        return payload
+
+    def _decode_plain(self, payload, n):
+        header = 4 if self.scaling == "tensor" else 0
+        scale = struct.unpack("<f", payload[:4].numpy().tobytes())[0] if header else 1.0
+        if self.packed:
+            values = torch.from_numpy(_core.dequantize(payload[header:].numpy(), self.fmt, packed=True, shape=n))
+        else:
+            values = _tensors.new_tensor((n,), torch.float32)
+            if n:
+                # Codes after a 4-byte header are 4-byte aligned at most; a copy aligns 8-byte ones.
+                codes = payload[header:] if self.code_bytes <= 4 else payload[header:].clone()
+                _core._dequantize_buffer(codes.data_ptr(), self.code_bytes, values.data_ptr(), "float32", n,
+                                         self.fmt)
+        return values if scale == 1.0 else values.div_(scale)
+
+    def _encode_nvfp4(self, values, seed):
+        n = values.numel()
+        padded = -(-n // NVFP4_BLOCK) * NVFP4_BLOCK
+        source = values.numpy()
+        if padded != n:  # zeros fill the last block: they change no amax and decode to zero
+            source = np.concatenate([source, np.zeros(padded - n, np.float32)])
+        if padded == 0:
+            return torch.from_numpy(np.frombuffer(struct.pack("<f", 0.0), np.uint8).copy())
+        elements, scales, amax = _core.nvfp4_quantize(source, rounding=self.rounding, seed=seed)
+        amax_bytes = np.frombuffer(struct.pack("<f", amax), np.uint8)
+        return torch.from_numpy(np.concatenate([elements.reshape(-1), scales.reshape(-1), amax_bytes]))
+
+    def _decode_nvfp4(self, data, n):
+        padded = -(-n // NVFP4_BLOCK) * NVFP4_BLOCK
+        if padded == 0:
+            return torch.empty(0, dtype=torch.float32)
+        element_bytes, scale_bytes = padded // 2, padded // NVFP4_BLOCK
+        amax = struct.unpack("<f", data[-4:].tobytes())[0]
+        values = _core.nvfp4_dequantize(data[:element_bytes], data[element_bytes:element_bytes + scale_bytes], amax,
+                                        length=padded)
+        return torch.from_numpy(values[:n])
