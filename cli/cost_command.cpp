@@ -286,7 +286,17 @@ struct AllReduceRequest {
   std::vector<double> bandwidths{500e9, 50e9};
   double tokens = 16384;
   double peak = 1e15;
+  double sent = -1;  // below 0: not given (--sent takes no negatives)
 };
+
+// "3 ms (4x less)", "-1 ms (1.5x more)": the ring's seconds less the measured ones.
+// `ratio` is of the bytes (ring / measured), so every row shows the same one; with
+// nothing on one side it is 0 or infinite and left out.
+std::string saved_text(double ring, double measured, double ratio) {
+  const std::string time = (ring < measured ? "-" : "") + seconds_text(std::fabs(ring - measured));
+  if (ratio == 1 || ratio == 0 || !std::isfinite(ratio)) return time;
+  return time + " (" + (ratio > 1 ? significant(ratio, 3) + "x less)" : significant(1 / ratio, 3) + "x more)");
+}
 
 void print_all_reduce(const AllReduceRequest& request) {
   const bool from_params = request.bytes == 0;
@@ -299,11 +309,26 @@ void print_all_reduce(const AllReduceRequest& request) {
                              : "") +
                 " over " + std::to_string(request.devices) + " devices: each sends " + with_unit(sent, "B") +
                 " (2 (N - 1) / N = " + significant(sent / bytes, 4) + " times the array)";
+  const bool compare = request.sent >= 0;
   table.columns = {"link bandwidth", "time"};
-  for (const double bandwidth : request.bandwidths)
-    table.rows.push_back({with_unit(bandwidth, "B/s"), seconds_text(all_reduce_seconds(bytes, request.devices, bandwidth))});
+  if (compare) table.columns.insert(table.columns.end(), {"time of --sent bytes", "saved"});
+  for (const double bandwidth : request.bandwidths) {
+    const double ring = all_reduce_seconds(bytes, request.devices, bandwidth);
+    std::vector<std::string> cells{with_unit(bandwidth, "B/s"), seconds_text(ring)};
+    if (compare) {
+      // transfer_seconds() is what all_reduce_seconds() times the ring with: only the bytes differ.
+      const double measured = transfer_seconds(request.sent, bandwidth);
+      cells.insert(cells.end(), {seconds_text(measured), saved_text(ring, measured, sent / request.sent)});
+    }
+    table.rows.push_back(cells);
+  }
   table.notes = {"time = bytes sent per device / bandwidth, every link busy at once; latency left out.",
                  kIllustrativeRates};
+  if (compare)
+    table.notes.insert(table.notes.begin() + 1,
+                       "time of --sent bytes = the " + with_unit(request.sent, "B") + " measured on one device / "
+                       "bandwidth, compared with the ring of the --bytes/--params array (2 (N - 1) / N of it: " +
+                       with_unit(sent, "B") + ").");
   if (from_params)
     table.notes.push_back("For scale, one training step's compute over " + count_text(request.tokens) +
                           " tokens: 6 P D / peak = " +
@@ -331,6 +356,10 @@ void add_all_reduce(CLI::App& cost) {
       ->check(number_validator(false))->capture_default_str()->excludes(bytes);
   command->add_option("--peak", request->peak, "FLOP/s of a device (for the compute time)")
       ->check(number_validator(false))->capture_default_str()->excludes(bytes);
+  command->add_option("--sent", request->sent,
+                      "bytes one device measured sending for this array (what softfloat.torch.distributed.all_reduce "
+                      "returns, or CompressHook.last_step_bytes), timed beside the ring")
+      ->check(number_validator(true));
   command->callback([request] { print_all_reduce(*request); });
 }
 

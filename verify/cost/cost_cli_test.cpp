@@ -92,6 +92,30 @@ TEST(CostCli, AllReduce) {
   EXPECT_NE(params.out.find("Ring all-reduce of 14 GB (7e9 bf16 gradients) over 8 devices"), std::string::npos)
       << params.out;
   EXPECT_NE(params.out.find("6 P D / peak = 688.1 ms at 1 PFLOP/s"), std::string::npos) << params.out;
+  EXPECT_EQ(params.out.find("--sent"), std::string::npos) << params.out;  // no comparison unless asked
+}
+
+TEST(CostCli, AllReduceBesideMeasuredBytes) {
+  // 4e6 fp32 bytes over 2 devices: the ring sends 2 (2 - 1) / 2 x 4e6 = 4e6 bytes, 4 ms at
+  // 1e9 B/s; the measured 1e6 bytes take 1 ms, 3 ms and 4x less.
+  const CommandResult r = run_cli("cost allreduce --bytes 4e6 --devices 2 --bandwidth 1e9 --sent 1e6");
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.err, "");
+  EXPECT_EQ(row(r.out, "link bandwidth"),
+            (std::vector<std::string>{"link bandwidth", "time", "time of --sent bytes", "saved"}))
+      << r.out;
+  EXPECT_EQ(row(r.out, "1 GB/s"), (std::vector<std::string>{"1 GB/s", "4 ms", "1 ms", "3 ms (4x less)"})) << r.out;
+  EXPECT_NE(r.out.find("time of --sent bytes = the 1 MB measured on one device / bandwidth, compared with the ring "
+                       "of the --bytes/--params array (2 (N - 1) / N of it: 4 MB)."),
+            std::string::npos)
+      << r.out;
+  // More than the ring sends: a negative saving, and the same bytes ratio in every row.
+  const CommandResult more = run_cli("cost allreduce --bytes 4e6 --devices 2 --bandwidth 1e9,1e8 --sent 6e6");
+  ASSERT_EQ(more.status, 0) << more.err;
+  EXPECT_EQ(row(more.out, "1 GB/s"), (std::vector<std::string>{"1 GB/s", "4 ms", "6 ms", "-2 ms (1.5x more)"}))
+      << more.out;
+  EXPECT_EQ(row(more.out, "100 MB/s"), (std::vector<std::string>{"100 MB/s", "40 ms", "60 ms", "-20 ms (1.5x more)"}))
+      << more.out;
 }
 
 // One of each kind (each command runs a process, slow under the sanitizers); the
@@ -105,6 +129,7 @@ TEST(CostCli, BadArguments) {
   expect_one_line_error("cost allreduce --devices 8.5", "--devices: expected a whole number from 1");
   expect_one_line_error("cost fit --params abc", "--params: expected a finite number > 0; got 'abc'");
   expect_one_line_error("cost allreduce --bytes 14e9 --params 7e9", "--bytes excludes --params");
+  expect_one_line_error("cost allreduce --sent -1", "--sent: expected a finite number >= 0; got '-1'");
 }
 
 TEST(CostCli, Help) {
