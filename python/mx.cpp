@@ -355,6 +355,56 @@ void nvfp4_round_trip_buffer(std::uintptr_t in, std::uintptr_t out, std::size_t 
   });
 }
 
+// softfloat.torch.distributed's wire: one flat run of n values, codes written into and
+// read from the caller's memory (the payload and the result), no array in between.
+void mx_quantize_buffer(std::uintptr_t in, std::uintptr_t elements, std::uintptr_t scales, std::size_t n,
+                        const std::string& element_name, std::size_t block_size, const std::string& rounding,
+                        const py::object& seed) {
+  const MxCall call = read_mx_call("torch.distributed", element_name, block_size, "floor", rounding, seed, py::int_(0));
+  run_without_gil(n, [&] {
+    mx::quantize(reinterpret_cast<const float*>(in), n, reinterpret_cast<std::uint8_t*>(elements),
+                 mx::element_bytes(call.element, n), reinterpret_cast<std::uint8_t*>(scales),
+                 mx::scale_count(n, call.options), call.element, call.options);
+  });
+}
+
+void mx_dequantize_buffer(std::uintptr_t elements, std::uintptr_t scales, std::uintptr_t out, std::size_t n,
+                          const std::string& element_name, std::size_t block_size) {
+  const char* function = "torch.distributed";
+  const mx::Element element = read_element(element_name, function);
+  const mx::Options options = read_options(block_size, "floor", function);
+  run_without_gil(n, [&] {
+    mx::dequantize(reinterpret_cast<const std::uint8_t*>(elements), mx::element_bytes(element, n),
+                   reinterpret_cast<const std::uint8_t*>(scales), mx::scale_count(n, options), n,
+                   reinterpret_cast<float*>(out), element, options);
+  });
+}
+
+float nvfp4_quantize_buffer(std::uintptr_t in, std::uintptr_t elements, std::uintptr_t scales, std::size_t n,
+                            const std::string& rounding, const py::object& seed) {
+  const char* function = "torch.distributed";
+  const Rounding mode = read_rounding(rounding, function);
+  const RandomStream random = read_random_stream(function, mode, seed, py::int_(0));
+  check_nvfp4_rows(Rows{1, n}, function);
+  float amax = 0.0f;
+  run_without_gil(n, [&] {
+    nvfp4::quantize(reinterpret_cast<const float*>(in), n, reinterpret_cast<std::uint8_t*>(elements),
+                    nvfp4::element_bytes(n), reinterpret_cast<std::uint8_t*>(scales), nvfp4::scale_count(n), &amax,
+                    mode, random);
+  });
+  return amax;
+}
+
+void nvfp4_dequantize_buffer(std::uintptr_t elements, std::uintptr_t scales, float amax, std::uintptr_t out,
+                             std::size_t n) {
+  check_nvfp4_rows(Rows{1, n}, "torch.distributed");
+  run_without_gil(n, [&] {
+    nvfp4::dequantize(reinterpret_cast<const std::uint8_t*>(elements), nvfp4::element_bytes(n),
+                      reinterpret_cast<const std::uint8_t*>(scales), nvfp4::scale_count(n), amax, n,
+                      reinterpret_cast<float*>(out));
+  });
+}
+
 }  // namespace
 
 void register_mx(py::module_& module) {
@@ -415,6 +465,15 @@ mx_quantize); the scales are always rounded to nearest even. Input must be float
   module.def("_nvfp4_round_trip_buffer", &nvfp4_round_trip_buffer, "input"_a, "output"_a, "rows"_a, "row_length"_a,
              "rounding"_a, "seed"_a, "offset"_a,
              "NVFP4 fake quantization of contiguous float32 rows by address (private: softfloat.torch).");
+  module.def("_mx_quantize_buffer", &mx_quantize_buffer, "input"_a, "elements"_a, "scales"_a, "n"_a, "element"_a,
+             "block_size"_a, "rounding"_a, "seed"_a,
+             "MX blocks of n contiguous float32 values into element and scale bytes by address (private).");
+  module.def("_mx_dequantize_buffer", &mx_dequantize_buffer, "elements"_a, "scales"_a, "output"_a, "n"_a,
+             "element"_a, "block_size"_a, "The float32 values of n MX elements by address (private).");
+  module.def("_nvfp4_quantize_buffer", &nvfp4_quantize_buffer, "input"_a, "elements"_a, "scales"_a, "n"_a,
+             "rounding"_a, "seed"_a, "NVFP4 of n (a multiple of 16) float32 values by address; returns the amax.");
+  module.def("_nvfp4_dequantize_buffer", &nvfp4_dequantize_buffer, "elements"_a, "scales"_a, "tensor_amax"_a,
+             "output"_a, "n"_a, "The float32 values of n NVFP4 elements by address (private).");
   module.def(
       "mx_elements",
       [] {

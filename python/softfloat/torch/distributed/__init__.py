@@ -33,11 +33,19 @@ def _check_algorithm(algorithm, function):
                          f"{', '.join(_algorithms.ALGORITHMS)})")
 
 
-def _reduce(values, codec, algorithm, group, seeds, average, function):
-    """(result, bytes sent, residual) of one flat float32 array."""
+def _reduce(values, codec, algorithm, group, seeds, average, function, feedback=False, out=None):
+    """(result, bytes sent, residual or None) of one flat float32 array; gather writes
+    its result into `out` when given (the caller's memory: one pass fewer)."""
     if algorithm == "allreduce":
-        return _algorithms.engine_all_reduce(values, codec, group, seeds, average, function)
-    return getattr(_algorithms, algorithm)(values, codec, group, seeds, average)
+        return _algorithms.engine_all_reduce(values, codec, group, seeds, average, feedback, function)
+    if algorithm == "gather":
+        return _algorithms.gather(values, codec, group, seeds, average, feedback, out)
+    return _algorithms.ring(values, codec, group, seeds, average, feedback)
+
+
+def _flat_float32_view(tensor):
+    """tensor as a flat float32 view of its own memory, or None if it has none."""
+    return tensor.view(-1) if tensor.dtype == torch.float32 and tensor.is_contiguous() else None
 
 
 class CompressHook:
@@ -71,10 +79,11 @@ class CompressHook:
             values = values + self.residuals[index]
         seeds = bucket_seeds(self.seed, self.step, index)
         result, sent, residual = _reduce(values.contiguous(), self.codec, self.algorithm, group, seeds, True,
-                                         "compress_hook")
+                                         "compress_hook", self.error_feedback, _flat_float32_view(buffer))
         if self.error_feedback:
             self.residuals[index] = residual
-        buffer.copy_(result.reshape(buffer.shape))
+        if result.data_ptr() != buffer.data_ptr():
+            buffer.copy_(result.reshape(buffer.shape))
         self._step_bytes += sent
         self.bytes_sent += sent
         if bucket.is_last():
@@ -123,7 +132,8 @@ def all_reduce(tensor, fmt, op="avg", group=None, algorithm="ring", *, rounding=
         check_agreement(f"{codec.describe()} algorithm={algorithm} op={op}", tensor.numel(), group, "all_reduce")
     values = tensor.detach().to(torch.float32).reshape(-1).contiguous()
     result, sent, _ = _reduce(values, codec, algorithm, group, bucket_seeds(seed, step, 0), op == "avg",
-                              "all_reduce")
-    with torch.no_grad():
-        tensor.copy_(result.reshape(tensor.shape))
+                              "all_reduce", out=_flat_float32_view(tensor.detach()))
+    if result.data_ptr() != tensor.data_ptr():
+        with torch.no_grad():
+            tensor.copy_(result.reshape(tensor.shape))
     return sent

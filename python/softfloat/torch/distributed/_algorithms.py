@@ -15,9 +15,10 @@
                engine rounds every partial sum in that dtype.
 
 Every rank decodes the same bytes in the same order, so every rank ends with the same
-bits. Each also returns what its own roundings removed from the sum (for error
-feedback): gather, its values minus their decoding; ring, at each chunk it encoded, the
-partial sum minus its decoding (for the finished average, N times that).
+bits. Each also returns, when asked (for error feedback), what its own roundings
+removed from the sum: gather, its values minus their decoding; ring, at each chunk it
+encoded, the partial sum minus its decoding (for the finished average, N times that);
+allreduce, its values minus their rounding into the dtype (N times, for the average).
 """
 import torch
 import torch.distributed as dist
@@ -53,30 +54,37 @@ def _exchange(send, send_to, receive, receive_from, group):
     incoming.wait()
 
 
-def gather(values, codec, group, seeds, average):
+def sum_payloads(codec, payloads, n, total):
+    """total = the sum of the ranks' payloads in rank order (the same bits on every rank)."""
+    codec.decode_into(payloads[0], n, total)
+    for payload in payloads[1:]:
+        codec.add_decoded(payload, n, total)
+    return total
+
+
+def gather(values, codec, group, seeds, average, feedback, out=None):
+    """`out` (n float32, may be `values` itself) receives the result when given."""
     rank, size = dist.get_rank(group), dist.get_world_size(group)
     n = values.numel()
     payload = codec.encode(values, message_seed(seeds, rank, 0, 0))
-    own = codec.decode(payload, n)
-    residual = values - own
+    residual = values - codec.decode(payload, n) if feedback else None
+    total = out if out is not None else _tensors.new_tensor((n,), torch.float32)
     if size == 1:
-        return own, 0, residual
+        return codec.decode_into(payload, n, total), 0, residual
     payloads = [torch.empty_like(payload) for _ in range(size)]
     dist.all_gather(payloads, payload, group=group)
-    total = torch.zeros(n, dtype=torch.float32)
-    for r in range(size):  # rank order on every rank: the same sum everywhere
-        total += own if r == rank else codec.decode(payloads[r], n)
+    sum_payloads(codec, payloads, n, total)
     if average:
         total /= size
     return total, (size - 1) * payload.numel(), residual
 
 
-def ring(values, codec, group, seeds, average):
+def ring(values, codec, group, seeds, average, feedback):
     rank, size = dist.get_rank(group), dist.get_world_size(group)
     n = values.numel()
     bounds = chunk_bounds(n, codec.unit, size)
     sums = values.clone()
-    residual = torch.zeros_like(values)
+    residual = torch.zeros_like(values) if feedback else None
     result = torch.empty_like(values)
     send_to, receive_from = peer(group, (rank + 1) % size), peer(group, (rank - 1) % size)
     sent = 0
@@ -85,11 +93,12 @@ def ring(values, codec, group, seeds, average):
         out_chunk, in_chunk = (rank - step) % size, (rank - 1 - step) % size
         begin, end = bounds[out_chunk]
         payload = codec.encode(sums[begin:end].contiguous(), message_seed(seeds, rank, 1, step))
-        residual[begin:end] += sums[begin:end] - codec.decode(payload, end - begin)
+        if feedback:
+            residual[begin:end] += sums[begin:end] - codec.decode(payload, end - begin)
         in_begin, in_end = bounds[in_chunk]
         incoming = torch.empty(codec.payload_bytes(in_end - in_begin), dtype=torch.uint8)
         _exchange(payload, send_to, incoming, receive_from, group)
-        sums[in_begin:in_end] += codec.decode(incoming, in_end - in_begin)
+        codec.add_decoded(incoming, in_end - in_begin, sums[in_begin:in_end])
         sent += payload.numel()
     # The chunk finished here, averaged and encoded once: every rank decodes these bytes.
     owned = (rank + 1) % size
@@ -97,7 +106,8 @@ def ring(values, codec, group, seeds, average):
     finished = sums[begin:end] / size if average else sums[begin:end]
     payload = codec.encode(finished.contiguous(), message_seed(seeds, rank, 2, 0))
     result[begin:end] = codec.decode(payload, end - begin)
-    residual[begin:end] += (finished - result[begin:end]) * (size if average else 1)
+    if feedback:
+        residual[begin:end] += (finished - result[begin:end]) * (size if average else 1)
     # All-gather: forward at step s the payload of chunk (rank + 1 - s), unchanged.
     for step in range(size - 1):
         in_chunk = (rank - step) % size
@@ -124,7 +134,7 @@ def engine_dtype(codec, group, function):
     return dtype
 
 
-def engine_all_reduce(values, codec, group, seeds, average, function):
+def engine_all_reduce(values, codec, group, seeds, average, feedback, function):
     """The engine's all-reduce. For float32 without scaling this is DDP's default
     communication: values * (1 / N) (a multiplication, as DDP's reducer does), then a
     summing all-reduce; other dtypes round values / N into the dtype first (with the
@@ -135,24 +145,24 @@ def engine_all_reduce(values, codec, group, seeds, average, function):
         wire = values * (1.0 / size) if average else values.clone()
         if size > 1:
             dist.all_reduce(wire, group=group)
-        return wire, ring_values_sent(values.numel(), size, rank) * 4, torch.zeros_like(values)
+        return wire, ring_values_sent(values.numel(), size, rank) * 4, torch.zeros_like(values) if feedback else None
     scaled = values / size if average else values
     scale = 1.0
     if codec.scaling == "tensor":
         # One scale for all ranks, from the largest amax of any, with room for the sum of
         # N such values: no partial sum of the engine can overflow.
-        amax = scaled.abs().max().reshape(1) if scaled.numel() else torch.zeros(1)
+        low, high = torch.aminmax(scaled) if scaled.numel() else (torch.zeros(()), torch.zeros(()))
+        amax = torch.maximum(-low, high).reshape(1)
         if size > 1:
             dist.all_reduce(amax, op=dist.ReduceOp.MAX, group=group)
         scale = codec.scale_for_amax(amax[0] * size)
     codes = _tensors.encode(scaled * scale if scale != 1.0 else scaled, codec.fmt, codec.rounding,
                             codec.scaling == "tensor", message_seed(seeds, rank, 0, 0))
     wire = codes.view(dtype)
-    own = wire.to(torch.float32) / scale
+    residual = (scaled - wire.to(torch.float32) / scale) * (size if average else 1) if feedback else None
     if size > 1:
         dist.all_reduce(wire, group=group)
     result = wire.to(torch.float32) / scale
-    residual = (scaled - own) * (size if average else 1)
     return result, ring_values_sent(values.numel(), size, rank) * wire.element_size(), residual
 
 

@@ -20,7 +20,6 @@ seed, so that stochastic rounding draws independent noise per message.
 """
 import struct
 
-import numpy as np
 import torch
 
 from softfloat import _core
@@ -71,6 +70,13 @@ class Codec:
             if self.code_bytes > 8:
                 raise ValueError(f"softfloat.torch.distributed.{function}: {info.name} codes are wider than 64 bits")
 
+    def _scratch(self, n):
+        """n floats of working memory, reused from call to call: a fresh 64 MiB tensor
+        costs its page faults on every step, a reused one once."""
+        if getattr(self, "_buffer", None) is None or self._buffer.numel() < n:
+            self._buffer = _tensors.new_tensor((n,), torch.float32)
+        return self._buffer[:n]
+
     def describe(self):
         """The settings every rank must share, as text (compared across ranks)."""
         extra = f" block_size={self.block_size}" if self.kind == "mx" else ""
@@ -96,24 +102,52 @@ class Codec:
         if self.kind == "nvfp4":
             return self._encode_nvfp4(values, seed)
         if self.kind == "mx":
-            elements, scales = _core.mx_quantize(values.numpy(), self.fmt, block_size=self.block_size,
-                                                 rounding=self.rounding, seed=seed)
-            return torch.from_numpy(np.concatenate([elements.reshape(-1), scales.reshape(-1)]))
+            n = values.numel()
+            payload = torch.empty(self.payload_bytes(n), dtype=torch.uint8)
+            if n:
+                elements = payload.data_ptr()
+                _core._mx_quantize_buffer(values.data_ptr(), elements, elements + self._element_bytes(n), n,
+                                          self.fmt, self.block_size, self.rounding, seed)
+            return payload
         return self._encode_plain(values, seed)
 
-    def decode(self, payload, n):
-        """The float32 values of a payload of n values (a new tensor)."""
+    def _check_size(self, payload, n):
         if payload.numel() != self.payload_bytes(n):
             raise ValueError(f"softfloat.torch.distributed: a payload of {payload.numel()} bytes for {n} values of "
                              f"{self.describe()}; expected {self.payload_bytes(n)}")
-        data = payload.numpy()
+
+    def decode(self, payload, n):
+        """The float32 values of a payload of n values (a new tensor)."""
+        self._check_size(payload, n)
+        return self.decode_into(payload, n, _tensors.new_tensor((n,), torch.float32))
+
+    def decode_into(self, payload, n, out):
+        """out = the payload's values (n contiguous float32); returns out."""
+        self._check_size(payload, n)
         if self.kind == "nvfp4":
-            return self._decode_nvfp4(data, n)
+            return self._decode_nvfp4(payload, n, out)
         if self.kind == "mx":
-            element_bytes = -(-n * self.bits // 8)
-            return torch.from_numpy(_core.mx_dequantize(data[:element_bytes], data[element_bytes:], self.fmt,
-                                                        block_size=self.block_size, length=n))
-        return self._decode_plain(payload, n)
+            if n:
+                elements = payload.data_ptr()
+                _core._mx_dequantize_buffer(elements, elements + self._element_bytes(n), out.data_ptr(), n, self.fmt,
+                                            self.block_size)
+            return out
+        scale = self._header_scale(payload)
+        self._decode_codes(payload, n, out)
+        # x * (1 / s), not x / s: the same bits for a power of two, and add_decoded's
+        # add_(alpha=1 / s) takes the same product.
+        return out if scale == 1.0 else out.mul_(1.0 / scale)
+
+    def add_decoded(self, payload, n, total):
+        """total += the payload's values (the same bits as total += decode(payload, n))."""
+        if self.kind != "plain":
+            total += self.decode_into(payload, n, self._scratch(n))
+            return
+        self._check_size(payload, n)
+        scale = self._header_scale(payload)
+        codes = self._scratch(n)
+        self._decode_codes(payload, n, codes)
+        total.add_(codes, alpha=1.0 / scale) if scale != 1.0 else total.add_(codes)
 
     def scale_for_amax(self, amax):
         """The power of two s with amax * s <= max (the largest such; 1 for amax 0 or
@@ -123,12 +157,14 @@ class Codec:
     def _scale_of(self, values):
         if self.scaling != "tensor" or values.numel() == 0:
             return 1.0
-        return self.scale_for_amax(values.abs().max())
+        low, high = torch.aminmax(values)  # one pass, no |x| temporary; NaN propagates
+        return self.scale_for_amax(torch.maximum(-low, high))
 
     def _encode_plain(self, values, seed):
         n = values.numel()
         scale = self._scale_of(values)
-        scaled = values if scale == 1.0 else values * scale  # a power of two: exact in float32's normal range
+        # A power of two: exact in float32's normal range.
+        scaled = values if scale == 1.0 else torch.mul(values, scale, out=self._scratch(n))
         header = 4 if self.scaling == "tensor" else 0
         payload = torch.empty(self.payload_bytes(n), dtype=torch.uint8)
         if header:
@@ -143,38 +179,51 @@ class Codec:
                                    self.rounding, saturate, seed, 0)
         return payload
 
-    def _decode_plain(self, payload, n):
+    def _header_scale(self, payload):
+        if self.scaling != "tensor":
+            return 1.0
+        return struct.unpack("<f", payload[:4].numpy().tobytes())[0]
+
+    def _decode_codes(self, payload, n, out):
+        """The codes' values, unscaled, into the float32 tensor `out`."""
         header = 4 if self.scaling == "tensor" else 0
-        scale = struct.unpack("<f", payload[:4].numpy().tobytes())[0] if header else 1.0
         if self.packed:
-            values = torch.from_numpy(_core.dequantize(payload[header:].numpy(), self.fmt, packed=True, shape=n))
-        else:
-            values = _tensors.new_tensor((n,), torch.float32)
-            if n:
-                # Codes after a 4-byte header are 4-byte aligned at most; a copy aligns 8-byte ones.
-                codes = payload[header:] if self.code_bytes <= 4 else payload[header:].clone()
-                _core._dequantize_buffer(codes.data_ptr(), self.code_bytes, values.data_ptr(), "float32", n,
-                                         self.fmt)
-        return values if scale == 1.0 else values.div_(scale)
+            out.copy_(torch.from_numpy(_core.dequantize(payload[header:].numpy(), self.fmt, packed=True, shape=n)))
+        elif n:
+            # Codes after a 4-byte header are 4-byte aligned at most; a copy aligns 8-byte ones.
+            codes = payload[header:] if self.code_bytes <= 4 else payload[header:].clone()
+            _core._dequantize_buffer(codes.data_ptr(), self.code_bytes, out.data_ptr(), "float32", n, self.fmt)
+
+    def _decode_plain(self, payload, n):
+        return self.decode_into(payload, n, _tensors.new_tensor((n,), torch.float32))
+
+    def _element_bytes(self, n):
+        return -(-n * self.bits // 8)
 
     def _encode_nvfp4(self, values, seed):
         n = values.numel()
         padded = -(-n // NVFP4_BLOCK) * NVFP4_BLOCK
-        source = values.numpy()
+        payload = torch.empty(self.payload_bytes(n), dtype=torch.uint8)
+        source = values
         if padded != n:  # zeros fill the last block: they change no amax and decode to zero
-            source = np.concatenate([source, np.zeros(padded - n, np.float32)])
-        if padded == 0:
-            return torch.from_numpy(np.frombuffer(struct.pack("<f", 0.0), np.uint8).copy())
-        elements, scales, amax = _core.nvfp4_quantize(source, rounding=self.rounding, seed=seed)
-        amax_bytes = np.frombuffer(struct.pack("<f", amax), np.uint8)
-        return torch.from_numpy(np.concatenate([elements.reshape(-1), scales.reshape(-1), amax_bytes]))
+            source = self._scratch(padded)
+            source[:n] = values
+            source[n:] = 0.0
+        amax = 0.0
+        if padded:
+            elements = payload.data_ptr()
+            amax = _core._nvfp4_quantize_buffer(source.data_ptr(), elements, elements + padded // 2, padded,
+                                                self.rounding, seed)
+        payload[-4:] = torch.frombuffer(bytearray(struct.pack("<f", amax)), dtype=torch.uint8)
+        return payload
 
-    def _decode_nvfp4(self, data, n):
+    def _decode_nvfp4(self, payload, n, out):
         padded = -(-n // NVFP4_BLOCK) * NVFP4_BLOCK
-        if padded == 0:
-            return torch.empty(0, dtype=torch.float32)
-        element_bytes, scale_bytes = padded // 2, padded // NVFP4_BLOCK
-        amax = struct.unpack("<f", data[-4:].tobytes())[0]
-        values = _core.nvfp4_dequantize(data[:element_bytes], data[element_bytes:element_bytes + scale_bytes], amax,
-                                        length=padded)
-        return torch.from_numpy(values[:n])
+        if padded:
+            amax = struct.unpack("<f", payload[-4:].numpy().tobytes())[0]
+            target = out if padded == n else self._scratch(padded)
+            elements = payload.data_ptr()
+            _core._nvfp4_dequantize_buffer(elements, elements + padded // 2, amax, target.data_ptr(), padded)
+            if target is not out:
+                out.copy_(target[:n])
+        return out
