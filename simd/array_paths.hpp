@@ -21,8 +21,9 @@ void quantize_generic(const float* in, std::size_t n, std::uint16_t* out, const 
                       Overflow policy, RandomStream random = {});
 void quantize_generic(const float* in, std::size_t n, std::uint32_t* out, const Format& format, Rounding mode,
                       Overflow policy, RandomStream random = {});
-// quantize_generic then dequantize_generic on this thread, in pieces on the stack
-// (in == out allowed; formats of at most 32 bits).
+// quantize_generic then dequantize_generic on this thread: the fused per-target loop
+// where the vector algorithm covers the format, else in pieces on the stack (in == out
+// allowed; formats of at most 32 bits).
 void round_trip_generic(const float* in, std::size_t n, float* out, const Format& format, Rounding mode,
                         Overflow policy, RandomStream random = {});
 void dequantize_generic(const std::uint8_t* in, std::size_t n, float* out, const Format& format);
@@ -37,6 +38,12 @@ bool quantize_on_target(std::int64_t target, const float* in, std::size_t n, std
                         const Format& format, Rounding mode, Overflow policy, RandomStream random = {});
 bool quantize_on_target(std::int64_t target, const float* in, std::size_t n, std::uint16_t* out,
                         const Format& format, Rounding mode, Overflow policy, RandomStream random = {});
+
+// The fused round trip (quantize then dequantize in registers) compiled for one
+// target; false, converting nothing, where quantize_on_target would be false or the
+// format is outside the vector algorithm (fp32, formats the scalar loop serves).
+bool round_trip_on_target(std::int64_t target, const float* in, std::size_t n, float* out, const Format& format,
+                          Rounding mode, Overflow policy, RandomStream random = {});
 
 // The scalar definition, element by element (for benchmarks and as the fallback).
 void quantize_scalar(const float* in, std::size_t n, std::uint32_t* out, const Format& format, Rounding mode,

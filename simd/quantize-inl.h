@@ -256,36 +256,49 @@ HWY_INLINE VU QuantizeNearestVector(const QuantizeConstants& c, VU u, std::size_
   return QuantizeVector<Path::kNearestEven>(c, u, u);
 }
 
-template <bool kMiddleFirst, class Code>
-HWY_INLINE std::size_t QuantizeNearestBlock(const QuantizeConstants& c, const float* HWY_RESTRICT in,
-                                            std::size_t count, Code* HWY_RESTRICT out) {
+// Where each vector of codes goes: sink(i, codes) for elements [i, i + lanes) of the
+// call's input. (The input is not restrict: round_trip may write over it, each vector
+// read before its results are stored.) StoreAsCodes stores them (quantize); StoreAsFloats (below, beside
+// DequantizeVector) decodes them again in registers and stores the floats (round_trip:
+// one pass over the memory, no code buffer).
+template <class Code>
+struct StoreAsCodes {
+  Code* HWY_RESTRICT out;
+  HWY_INLINE void operator()(std::size_t i, VU codes) const { StoreCodes(codes, out + i); }
+  // The tail goes through a padded buffer, so that nothing outside out[0, n) is written.
+  using Padded = Code;
+};
+
+template <bool kMiddleFirst, class Sink>
+HWY_INLINE std::size_t QuantizeNearestBlock(const QuantizeConstants& c, const float* in,
+                                            std::size_t count, const Sink& sink, std::size_t first) {
   const std::size_t lanes = hn::Lanes(DU());
   std::size_t fast_failures = 0;
   for (std::size_t v = 0; v < count; ++v)
-    StoreCodes(QuantizeNearestVector<kMiddleFirst>(c, LoadFloatBits(in + v * lanes), fast_failures), out + v * lanes);
+    sink(first + v * lanes, QuantizeNearestVector<kMiddleFirst>(c, LoadFloatBits(in + v * lanes), fast_failures));
   return fast_failures;
 }
 
-// Stores the codes of `count` whole vectors, the first being element `index` of the
-// call. Nearest even goes in blocks of 16 vectors: a block tries the fast path first
-// unless more than a quarter of the previous block's vectors failed it. Data whose
-// vectors mix normal and subnormal lanes at random (a 4- or 6-bit format on a normal
-// distribution) would otherwise mispredict the fast path's branch every other vector,
-// which costs more than the middle path. Every path gives the same bits, so the
-// choice affects speed only.
-template <Path kPath, class Code>
-HWY_INLINE void QuantizeVectors(const QuantizeConstants& c, const float* HWY_RESTRICT in, std::size_t count,
-                                Code* HWY_RESTRICT out, std::size_t index) {
+// Hands the codes of `count` whole vectors to `sink`, the first being element `index`
+// of the call (for the random bits). Nearest even goes in blocks of 16 vectors: a block
+// tries the fast path first unless more than a quarter of the previous block's vectors
+// failed it. Data whose vectors mix normal and subnormal lanes at random (a 4- or 6-bit
+// format on a normal distribution) would otherwise mispredict the fast path's branch
+// every other vector, which costs more than the middle path. Every path gives the same
+// bits, so the choice affects speed only.
+template <Path kPath, class Sink>
+HWY_INLINE void QuantizeVectors(const QuantizeConstants& c, const float* in, std::size_t count,
+                                const Sink& sink, std::size_t index) {
   const std::size_t lanes = hn::Lanes(DU());
   if constexpr (kPath == Path::kDeterministic) {
     for (std::size_t v = 0; v < count; ++v) {
       const VU u = LoadFloatBits(in + v * lanes);
-      StoreCodes(QuantizeVector<kPath>(c, u, u), out + v * lanes);
+      sink(v * lanes, QuantizeVector<kPath>(c, u, u));
     }
   } else if constexpr (kPath == Path::kStochastic) {
     for (std::size_t v = 0; v < count; ++v) {
       const VU random = RandomBits(c, index + v * lanes);
-      StoreCodes(QuantizeVector<kPath>(c, LoadFloatBits(in + v * lanes), random), out + v * lanes);
+      sink(v * lanes, QuantizeVector<kPath>(c, LoadFloatBits(in + v * lanes), random));
     }
   } else {
     constexpr std::size_t kBlock = 16;
@@ -293,40 +306,49 @@ HWY_INLINE void QuantizeVectors(const QuantizeConstants& c, const float* HWY_RES
     for (std::size_t begin = 0; begin < count; begin += kBlock) {
       const std::size_t size = count - begin < kBlock ? count - begin : kBlock;
       const std::size_t fast_failures =
-          middle_first ? QuantizeNearestBlock<true>(c, in + begin * lanes, size, out + begin * lanes)
-                       : QuantizeNearestBlock<false>(c, in + begin * lanes, size, out + begin * lanes);
+          middle_first ? QuantizeNearestBlock<true>(c, in + begin * lanes, size, sink, begin * lanes)
+                       : QuantizeNearestBlock<false>(c, in + begin * lanes, size, sink, begin * lanes);
       middle_first = fast_failures * 4 > size;
     }
   }
 }
 
-template <Path kPath, class Code>
-HWY_INLINE void QuantizeLoop(const float* HWY_RESTRICT in, std::size_t n, Code* HWY_RESTRICT out,
-                             const QuantizeConstants& constants) {
-  // A local copy whose address never escapes: the compiler may then keep every
-  // constant in a register, since stores through `out` (a uint8_t*, which may alias
-  // anything) cannot change it.
-  const QuantizeConstants c = constants;
+// `Sink` writes to sink.out; `padded` builds the same kind of sink on a local buffer of
+// Sink::Padded for the tail.
+template <Path kPath, class Sink, class MakeSink>
+HWY_INLINE void QuantizeLoop(const float* in, std::size_t n, const Sink& sink,
+                             const QuantizeConstants& c, MakeSink padded) {
   const DU du;
   const std::size_t lanes = hn::Lanes(du);
   const std::size_t whole = n / lanes;
-  QuantizeVectors<kPath>(c, in, whole, out, 0);
+  QuantizeVectors<kPath>(c, in, whole, sink, 0);
   const std::size_t i = whole * lanes;
   if (i == n) return;
-  // The tail: fewer than one vector, through a padded buffer so that nothing outside
-  // out[0, n) is read or written.
+  // The tail: fewer than one vector, through padded buffers so that nothing outside
+  // in[0, n) is read or outside out[0, n) written.
+  using Padded = typename Sink::Padded;
   HWY_ALIGN float padded_in[HWY_MAX_BYTES / sizeof(float)] = {};
-  HWY_ALIGN Code padded_out[HWY_MAX_BYTES / sizeof(float)] = {};
+  HWY_ALIGN Padded padded_out[HWY_MAX_BYTES / sizeof(float)] = {};
   std::memcpy(padded_in, in + i, (n - i) * sizeof(float));
-  QuantizeVectors<kPath>(c, padded_in, 1, padded_out, i);
-  std::memcpy(out + i, padded_out, (n - i) * sizeof(Code));
+  QuantizeVectors<kPath>(c, padded_in, 1, padded(padded_out), i);
+  std::memcpy(sink.out + i, padded_out, (n - i) * sizeof(Padded));
+}
+
+// The loop for each rounding path. The constants are copied first: a local copy whose
+// address never escapes may stay in registers, since stores through `out` (a uint8_t*,
+// which may alias anything) cannot change it.
+template <class Sink, class MakeSink>
+HWY_INLINE void QuantizeAnyPath(const float* in, std::size_t n, const Sink& sink, const QuantizeConstants& constants,
+                                MakeSink padded) {
+  const QuantizeConstants c = constants;
+  if (c.nearest_even) QuantizeLoop<Path::kNearestEven>(in, n, sink, c, padded);
+  else if (c.stochastic != 0) QuantizeLoop<Path::kStochastic>(in, n, sink, c, padded);
+  else QuantizeLoop<Path::kDeterministic>(in, n, sink, c, padded);
 }
 
 template <class Code>
 HWY_INLINE void QuantizeAny(const float* in, std::size_t n, Code* out, const QuantizeConstants& c) {
-  if (c.nearest_even) QuantizeLoop<Path::kNearestEven>(in, n, out, c);
-  else if (c.stochastic != 0) QuantizeLoop<Path::kStochastic>(in, n, out, c);
-  else QuantizeLoop<Path::kDeterministic>(in, n, out, c);
+  QuantizeAnyPath(in, n, StoreAsCodes<Code>{out}, c, [](Code* buffer) { return StoreAsCodes<Code>{buffer}; });
 }
 
 // The exported per-target entry points: plain functions, one per storage width.
@@ -384,6 +406,26 @@ HWY_INLINE void DequantizeLoop(const Code* HWY_RESTRICT in, std::size_t n, float
   std::memcpy(padded_in, in + i, (n - i) * sizeof(Code));
   hn::Store(hn::BitCast(df, DequantizeVector(c, LoadCodes(padded_in))), df, padded_out);
   std::memcpy(out + i, padded_out, (n - i) * sizeof(float));
+}
+
+// round_trip's sink: the codes decoded in registers and stored as floats.
+struct StoreAsFloats {
+  const DequantizeConstants& c;
+  float* out;  // may be the input
+  HWY_INLINE void operator()(std::size_t i, VU codes) const {
+    const DF df;
+    hn::StoreU(hn::BitCast(df, DequantizeVector(c, codes)), df, out + i);
+  }
+  using Padded = float;
+};
+
+// Fake quantization in one pass: each vector rounded to codes and decoded again before
+// it is stored, the same bits as quantize then dequantize (the codes in a lane are
+// below 2^bits, what StoreCodes keeps and LoadCodes reads back).
+HWY_NOINLINE void RoundTripFloats(const float* in, std::size_t n, float* out, const QuantizeConstants& qc,
+                                  const DequantizeConstants& dc) {
+  const DequantizeConstants d = dc;  // kept in registers, as in QuantizeAnyPath
+  QuantizeAnyPath(in, n, StoreAsFloats{d, out}, qc, [&d](float* buffer) { return StoreAsFloats{d, buffer}; });
 }
 
 HWY_NOINLINE void DequantizeFrom8(const std::uint8_t* in, std::size_t n, float* out, const DequantizeConstants& c) {

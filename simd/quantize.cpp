@@ -37,6 +37,7 @@ HWY_EXPORT(QuantizeTo32);
 HWY_EXPORT(DequantizeFrom8);
 HWY_EXPORT(DequantizeFrom16);
 HWY_EXPORT(DequantizeFrom32);
+HWY_EXPORT(RoundTripFloats);
 
 namespace {
 
@@ -231,17 +232,62 @@ void quantize_double(const double* in, std::size_t n, Code* out, const Format& f
   });
 }
 
+// Whether round_trip can take the fused per-target loop: the vector algorithm covers
+// both directions, and no hardware shortcut (F16C, AVX512-BF16) would be taken instead.
+bool fused_round_trip(const Format& format, Rounding mode, Overflow policy) {
+  if (is_fp32(format) || !quantize_supported(format, mode) || !dequantize_supported(format)) return false;
+  const bool nearest_standard = mode == Rounding::nearest_even && policy == Overflow::standard;
+  if (format == fp16_format && f16c_usable()) return false;
+  return !(nearest_standard && format == bf16_format && avx512bf16_usable());
+}
+
+// The fused loop through `convert` (the dispatched entry or one target's), in pieces
+// that share their random counters' high half, as quantize_through does.
+template <class Convert>
+void round_trip_through(Convert convert, const float* in, std::size_t n, float* out, const Format& format,
+                        Rounding mode, Overflow policy, const RandomStream& random) {
+  ScopedDefaultFloatEnvironment environment;
+  const DequantizeConstants decode_constants = dequantize_constants(format);
+  for_each_counter_block(n, random, mode, [&](std::size_t begin, std::size_t end) {
+    convert(in + begin, end - begin, out + begin, quantize_constants(format, mode, policy, advanced(random, begin)),
+            decode_constants);
+  });
+}
+
+void dispatch_round_trip(const float* in, std::size_t n, float* out, const QuantizeConstants& q,
+                         const DequantizeConstants& d) {
+  HWY_DYNAMIC_DISPATCH(RoundTripFloats)(in, n, out, q, d);
+}
+
+// Elsewhere (fp32, formats outside the vector algorithm, the shortcuts): quantize then
+// dequantize through a code buffer on the stack, a cache-resident piece at a time.
+template <class Code>
+void round_trip_pieces(const float* in, std::size_t n, float* out, const Format& format, Rounding mode,
+                       Overflow policy, const RandomStream& random) {
+  constexpr std::size_t block = 2048;
+  Code codes[block];
+  for (std::size_t i = 0; i < n; i += block) {
+    const std::size_t count = n - i < block ? n - i : block;
+    quantize_part(in + i, count, codes, format, mode, policy, advanced(random, i));
+    dequantize_part(codes, count, out + i, format);
+  }
+}
+
+// Below this many values a thread's share stays in cache, where the fused loop gains
+// nothing (the work is the same) and runs slower for the 4- and 6-bit formats, whose two
+// sets of constants no longer fit the registers (bench_simd_conversion: round_trip
+// against quantize_then_dequantize); above it the fused loop saves the code array's
+// traffic. The same bits either way.
+constexpr std::size_t kFusedRoundTripMinimum = std::size_t{1} << 16;
+
 template <class Code>
 void round_trip_blocks(const float* in, std::size_t n, float* out, const Format& format, Rounding mode,
                        Overflow policy, const RandomStream& random) {
+  const bool fused = fused_round_trip(format, mode, policy);
   parallel_for(n, kThreadBlockAlignment, [&](std::size_t begin, std::size_t end) {
-    constexpr std::size_t block = 2048;
-    Code codes[block];
-    for (std::size_t i = begin; i < end; i += block) {
-      const std::size_t count = end - i < block ? end - i : block;
-      quantize_part(in + i, count, codes, format, mode, policy, advanced(random, i));
-      dequantize_part(codes, count, out + i, format);
-    }
+    if (fused && end - begin >= kFusedRoundTripMinimum) round_trip_through(dispatch_round_trip, in + begin, end - begin, out + begin, format, mode, policy,
+                                  advanced(random, begin));
+    else round_trip_pieces<Code>(in + begin, end - begin, out + begin, format, mode, policy, advanced(random, begin));
   });
 }
 
@@ -249,6 +295,9 @@ void round_trip_blocks(const float* in, std::size_t n, float* out, const Format&
 
 void round_trip_generic(const float* in, std::size_t n, float* out, const Format& format, Rounding mode,
                         Overflow policy, RandomStream random) {
+  if (n == 0) return;
+  if (!is_fp32(format) && quantize_supported(format, mode) && dequantize_supported(format))
+    return round_trip_through(dispatch_round_trip, in, n, out, format, mode, policy, random);
   auto through = [&]<class Code>(Code*) {
     constexpr std::size_t block = 2048;
     Code codes[block];
@@ -322,6 +371,14 @@ bool quantize_on_target(std::int64_t target, const float* in, std::size_t n, std
 bool quantize_on_target(std::int64_t target, const float* in, std::size_t n, std::uint16_t* out,
                         const Format& format, Rounding mode, Overflow policy, RandomStream random) {
   return quantize_on(HWY_DISPATCH_TABLE(QuantizeTo16), target, in, n, out, format, mode, policy, random);
+}
+
+bool round_trip_on_target(std::int64_t target, const float* in, std::size_t n, float* out, const Format& format,
+                          Rounding mode, Overflow policy, RandomStream random) {
+  const int index = table_index(target);
+  if (index < 0 || is_fp32(format) || !quantize_supported(format, mode) || !dequantize_supported(format)) return false;
+  if (n > 0) round_trip_through(HWY_DISPATCH_TABLE(RoundTripFloats)[index], in, n, out, format, mode, policy, random);
+  return true;
 }
 
 void check_span_lengths(std::size_t in, std::size_t out) {

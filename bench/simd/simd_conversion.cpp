@@ -2,7 +2,8 @@
 // cache (2^14 values) and out of cache (2^26 values), beside what bounds them: memcpy of
 // the same fp32 bytes, loops of the native F16C and AVX512-BF16 instructions, and the
 // scalar round_to_format() loop, on normally distributed data and (quantize_full_range)
-// on the format's whole range; densely packed 4- and 6-bit arrays too. Counters:
+// on the format's whole range; densely packed 4- and 6-bit arrays too; round_trip
+// beside quantize followed by dequantize. Counters:
 // ns_per_value, and bytes/s of fp32 data. One thread (the library's default).
 //   bench_simd_conversion --benchmark_min_time=0.2 --benchmark_repetitions=3
 #include <benchmark/benchmark.h>
@@ -107,6 +108,27 @@ void dequantize_bench(benchmark::State& state, Format f) {
   time_conversion(state, n, out, [&] { simd::dequantize(codes, n, out, f); });
 }
 
+// Fake quantization in one pass (the fused loop), beside the three passes it replaces:
+// quantize into a code array, then dequantize it.
+void round_trip_bench(benchmark::State& state, Format f) {
+  const std::size_t n = std::size_t(state.range(0));
+  const std::vector<float>& in = inputs(n, f);
+  float* out = scratch<float>(0, n);
+  time_conversion(state, n, out, [&] { simd::round_trip(in.data(), n, out, f); });
+}
+
+template <class Code>
+void quantize_then_dequantize_bench(benchmark::State& state, Format f) {
+  const std::size_t n = std::size_t(state.range(0));
+  const std::vector<float>& in = inputs(n, f);
+  Code* codes = scratch<Code>(1, n);
+  float* out = scratch<float>(0, n);
+  time_conversion(state, n, out, [&] {
+    simd::quantize(in.data(), n, codes, f);
+    simd::dequantize(codes, n, out, f);
+  });
+}
+
 template <class Code>
 void generic_quantize_bench(benchmark::State& state, Format f) {
   const std::size_t n = std::size_t(state.range(0));
@@ -171,6 +193,9 @@ void register_format(const Named& named) {
   for (std::int64_t n : {std::int64_t(kInCache), std::int64_t(kOutOfCache)}) {
     benchmark::RegisterBenchmark(("quantize/" + name).c_str(), quantize_bench<Code>, named.format)->Arg(n);
     benchmark::RegisterBenchmark(("dequantize/" + name).c_str(), dequantize_bench<Code>, named.format)->Arg(n);
+    benchmark::RegisterBenchmark(("round_trip/" + name).c_str(), round_trip_bench, named.format)->Arg(n);
+    benchmark::RegisterBenchmark(("quantize_then_dequantize/" + name).c_str(), quantize_then_dequantize_bench<Code>,
+                                 named.format)->Arg(n);
   }
   benchmark::RegisterBenchmark(("quantize_full_range/" + name).c_str(), quantize_full_range_bench<Code>, named.format)
       ->Arg(kInCache);

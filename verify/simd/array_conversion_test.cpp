@@ -176,14 +176,17 @@ class ArrayConversion : public ::testing::TestWithParam<NamedFormat> {};
 
 // Every deterministic rounding direction and both overflow policies on the boundary
 // inputs and specials plus a 2^16 stride; nearest-even / standard (the default) also on
-// the 2^24-input stride through all float bit patterns.
+// the 2^24-input stride through all float bit patterns. quantize, and round_trip
+// against the same codes decoded.
 TEST_P(ArrayConversion, QuantizeMatchesScalarOnEveryTarget) {
   const Format f = GetParam().format;
   const std::vector<float> boundary = boundary_inputs(f);
   const std::vector<float> long_stride = stride_inputs(std::size_t{1} << 24);
   const std::vector<float> short_stride = stride_inputs(std::size_t{1} << 16);
-  std::vector<float> inputs;
-  std::vector<std::uint32_t> expected, got;
+  std::vector<float> inputs, round_tripped;
+  std::vector<std::uint32_t> expected, got, expected_floats, decoded;
+  if (f.total_bits() <= 16)
+    for (std::uint32_t code = 0; code < code_count(f); ++code) decoded.push_back(expected_float_bits(code, f));
   for (Rounding mode : kModes) {
     for (Overflow policy : kPolicies) {
       const bool is_default = mode == Rounding::nearest_even && policy == Overflow::standard;
@@ -192,14 +195,32 @@ TEST_P(ArrayConversion, QuantizeMatchesScalarOnEveryTarget) {
       inputs.insert(inputs.end(), stride.begin(), stride.end());
       expected.resize(inputs.size());
       for (std::size_t i = 0; i < inputs.size(); ++i) expected[i] = expected_code(inputs[i], f, mode, policy);
+      // round_trip's floats: the scalar definition's codes, decoded (by table up to 16 bits).
+      const bool round_trips = f.total_bits() <= 32;
+      if (round_trips) {
+        expected_floats.resize(inputs.size());
+        for (std::size_t i = 0; i < inputs.size(); ++i)
+          expected_floats[i] = f.total_bits() <= 16 ? decoded[expected[i]] : expected_float_bits(expected[i], f);
+      }
       for_each_target([&](const std::string& target) {
+        const std::string what = GetParam().name + " " + mode_name(mode) +
+                                 (policy == Overflow::saturate ? " saturate " : " standard ") + target;
         for (bool generic : {false, true}) {
           if (generic && !has_shortcut(f)) continue;
-          MismatchLog log{GetParam().name + " " + mode_name(mode) +
-                          (policy == Overflow::saturate ? " saturate " : " standard ") + target +
-                          (generic ? " generic" : " public")};
+          MismatchLog log{what + (generic ? " generic" : " public")};
           run_quantize(inputs, f, mode, policy, generic, got);
           for (std::size_t i = 0; i < inputs.size(); ++i) log.check(bits_of(inputs[i]), expected[i], got[i]);
+        }
+        // round_trip, public and generic (the fused per-target loop wherever the vector
+        // algorithm covers the format), must be quantize then dequantize, bit for bit.
+        for (bool generic : {false, true}) {
+          if (!round_trips) break;
+          MismatchLog log{what + (generic ? " round_trip generic" : " round_trip public")};
+          round_tripped.resize(inputs.size());
+          if (generic) simd::detail::round_trip_generic(inputs.data(), inputs.size(), round_tripped.data(), f, mode, policy);
+          else simd::round_trip(inputs.data(), inputs.size(), round_tripped.data(), f, mode, policy);
+          for (std::size_t i = 0; i < inputs.size(); ++i)
+            log.check(bits_of(inputs[i]), expected_floats[i], bits_of(round_tripped[i]));
         }
       });
     }
