@@ -22,8 +22,8 @@ void quantize_generic(const float* in, std::size_t n, std::uint16_t* out, const 
 void quantize_generic(const float* in, std::size_t n, std::uint32_t* out, const Format& format, Rounding mode,
                       Overflow policy, RandomStream random = {});
 // quantize_generic then dequantize_generic on this thread: the fused per-target loop
-// where the vector algorithm covers the format, else in pieces on the stack (in == out
-// allowed; formats of at most 32 bits).
+// where the vector algorithm covers the format and n is beyond cache (2^16 values or
+// more), else in pieces on the stack (in == out allowed; formats of at most 32 bits).
 void round_trip_generic(const float* in, std::size_t n, float* out, const Format& format, Rounding mode,
                         Overflow policy, RandomStream random = {});
 void dequantize_generic(const std::uint8_t* in, std::size_t n, float* out, const Format& format);

@@ -296,7 +296,8 @@ void round_trip_blocks(const float* in, std::size_t n, float* out, const Format&
 void round_trip_generic(const float* in, std::size_t n, float* out, const Format& format, Rounding mode,
                         Overflow policy, RandomStream random) {
   if (n == 0) return;
-  if (!is_fp32(format) && quantize_supported(format, mode) && dequantize_supported(format))
+  if (n >= kFusedRoundTripMinimum && !is_fp32(format) && quantize_supported(format, mode) &&
+      dequantize_supported(format))
     return round_trip_through(dispatch_round_trip, in, n, out, format, mode, policy, random);
   auto through = [&]<class Code>(Code*) {
     constexpr std::size_t block = 2048;
