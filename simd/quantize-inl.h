@@ -2,9 +2,14 @@
 // with Highway ops and compiled for every target by foreach_target.h (quantize.cpp).
 // Everything that depends on the format, the rounding direction or the overflow
 // policy arrives as numbers in QuantizeConstants / DequantizeConstants, so the
-// compiled code is the same for every format. Integer arithmetic only: the result
-// never depends on the FPU's rounding mode or flush-to-zero settings (the one float
-// operation, an int -> float conversion of an integer below 2^23, is exact).
+// compiled code is the same for every format. Integer arithmetic but for two float
+// operations: dequantize converts a subnormal's integer significand (below 2^23, so
+// exactly) to float, and the middle path of quantize (QuantizeMiddle) adds
+// 2^(emin - M + 23) to |x| so that the FPU rounds the format's subnormal lanes to
+// nearest even. That addition depends on the FPU's rounding mode and on flush-to-zero /
+// denormals-are-zero, so every call pins the environment first (quantize.cpp,
+// ScopedDefaultFloatEnvironment: round to nearest, no FTZ or DAZ) and restores the
+// caller's; a test runs every target under the other modes with FTZ and DAZ set.
 //
 // Quantize, for float bits u, a = u & 0x7fffffff, fe = a >> 23 (fp32 exponent field):
 //   sig = a - ((max(fe, 1) - 1) << 23)      the integer significand, implicit bit included,
