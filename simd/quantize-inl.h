@@ -237,6 +237,26 @@ HWY_INLINE VU QuantizeMiddle(const QuantizeConstants& c, VU u, VU t) {
   return hn::Or(magnitude, sign);
 }
 
+// Stochastic rounding: the fast path's formula with the random increment of
+// QuantizeConstants::stochastic_draw_shift when every lane is normal in the format and
+// below 2^max_exponent (the nearest-even fast path's lanes), else the general path.
+// Both give round_to_format's bits: the increment carries into the kept bits exactly
+// when the rule says to round away from zero.
+HWY_INLINE VU QuantizeStochasticVector(const QuantizeConstants& c, VU u, VU random) {
+  const DU du;
+  const VU t = hn::And(u, hn::Set(du, c.fast_abs_mask));
+  const VU offset = hn::Sub(t, hn::Set(du, c.fast_low));
+  if (HWY_LIKELY(hn::AllTrue(du, hn::Lt(offset, hn::Set(du, c.stochastic_fast_span))))) {
+    const VU draw = c.stochastic == 1 ? hn::Not(random) : hn::Sub(hn::Zero(du), hn::And(random, hn::Set(du, 1u)));
+    const VU increment = hn::ShiftRightSame(draw, int(c.stochastic_draw_shift));
+    const VU magnitude = hn::ShiftRightSame(hn::Add(hn::Add(t, increment), hn::Set(du, c.stochastic_add)),
+                                            int(c.mantissa_shift));
+    const VU sign = hn::And(hn::ShiftRightSame(u, int(c.sign_shift)), hn::Set(du, c.sign_bit));
+    return hn::Or(magnitude, sign);
+  }
+  return QuantizeVector<Path::kStochastic>(c, u, random);
+}
+
 // Nearest even: the fast path when every lane is normal in the format, else the
 // middle path when every lane is finite, else the general path. kMiddleFirst skips
 // the fast path and its branch (the caller's choice, see QuantizeVectors);
@@ -303,7 +323,7 @@ HWY_INLINE void QuantizeVectors(const QuantizeConstants& c, const float* in, std
   } else if constexpr (kPath == Path::kStochastic) {
     for (std::size_t v = 0; v < count; ++v) {
       const VU random = RandomBits(c, index + v * lanes);
-      sink(v * lanes, QuantizeVector<kPath>(c, LoadFloatBits(in + v * lanes), random));
+      sink(v * lanes, QuantizeStochasticVector(c, LoadFloatBits(in + v * lanes), random));
     }
   } else {
     constexpr std::size_t kBlock = 16;

@@ -7,7 +7,9 @@
 // against MPFR's neighbours and the probabilities.)
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <bit>
+#include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <random>
@@ -39,7 +41,8 @@ constexpr Rounding kModes[] = {Rounding::stochastic, Rounding::stochastic_equal}
 constexpr Overflow kPolicies[] = {Overflow::standard, Overflow::saturate};
 
 // A 2^16 stride through all float bit patterns, then whole vectors of each format's
-// subnormal range and of values just above 1, so that every vector path sees them.
+// subnormal range and of values just above 1, and of its normal range, so that every
+// vector path sees them.
 std::vector<float> test_inputs(const Format& f) {
   std::vector<float> inputs;
   for (std::uint64_t u = 0; u < (std::uint64_t{1} << 32); u += 65537)
@@ -49,6 +52,14 @@ std::vector<float> test_inputs(const Format& f) {
   for (int k = 0; k < 4096; ++k) {
     inputs.push_back(float(quantum * (4 << f.mantissa_bits) * double(rng()) * 0x1p-32 * ((k & 1) ? -1 : 1)));
     inputs.push_back(float(1 + double(rng()) * 0x1p-32));
+  }
+  // 2^14 values all normal in the format and below 2^max_exponent (log-uniform, random
+  // signs where the format has them): whole vectors of the stochastic fast path.
+  const int low = std::max(f.min_normal_exponent(), -126), high = std::min(f.max_exponent(), 127);
+  std::uniform_real_distribution<double> exponent(low, high);
+  for (int k = 0; k < (1 << 14); ++k) {
+    const double x = std::min(std::exp2(exponent(rng)), std::nextafter(std::ldexp(1.0, high), 0.0));
+    inputs.push_back(float(f.is_signed && (rng() & 1) ? -x : x));
   }
   return inputs;
 }
