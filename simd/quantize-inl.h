@@ -242,11 +242,17 @@ HWY_INLINE VU QuantizeMiddle(const QuantizeConstants& c, VU u, VU t) {
 // below 2^max_exponent (the nearest-even fast path's lanes), else the general path.
 // Both give round_to_format's bits: the increment carries into the kept bits exactly
 // when the rule says to round away from zero.
-HWY_INLINE VU QuantizeStochasticVector(const QuantizeConstants& c, VU u, VU random) {
+// kGeneralFirst skips the attempt (the caller's choice, as for nearest even);
+// `fast_failures` counts the vectors that could not take the fast path.
+template <bool kGeneralFirst>
+HWY_INLINE VU QuantizeStochasticVector(const QuantizeConstants& c, VU u, VU random, std::size_t& fast_failures) {
   const DU du;
+  if constexpr (kGeneralFirst) return QuantizeVector<Path::kStochastic>(c, u, random);
   const VU t = hn::And(u, hn::Set(du, c.fast_abs_mask));
   const VU offset = hn::Sub(t, hn::Set(du, c.fast_low));
-  if (HWY_LIKELY(hn::AllTrue(du, hn::Lt(offset, hn::Set(du, c.stochastic_fast_span))))) {
+  const bool all_normal = hn::AllTrue(du, hn::Lt(offset, hn::Set(du, c.stochastic_fast_span)));
+  fast_failures += all_normal ? 0 : 1;
+  if (HWY_LIKELY(all_normal)) {
     const VU draw = c.stochastic == 1 ? hn::Not(random) : hn::Sub(hn::Zero(du), hn::And(random, hn::Set(du, 1u)));
     const VU increment = hn::ShiftRightSame(draw, int(c.stochastic_draw_shift));
     const VU magnitude = hn::ShiftRightSame(hn::Add(hn::Add(t, increment), hn::Set(du, c.stochastic_add)),
@@ -321,9 +327,20 @@ HWY_INLINE void QuantizeVectors(const QuantizeConstants& c, const float* in, std
       sink(v * lanes, QuantizeVector<kPath>(c, u, u));
     }
   } else if constexpr (kPath == Path::kStochastic) {
-    for (std::size_t v = 0; v < count; ++v) {
-      const VU random = RandomBits(c, index + v * lanes);
-      sink(v * lanes, QuantizeStochasticVector(c, LoadFloatBits(in + v * lanes), random));
+    // Blocks of 16 vectors, as nearest even's below: data whose vectors nearly always
+    // hold a subnormal lane (4- and 6-bit formats) go straight to the general path.
+    constexpr std::size_t kBlock = 16;
+    bool general_first = false;
+    for (std::size_t begin = 0; begin < count; begin += kBlock) {
+      const std::size_t end = count - begin < kBlock ? count : begin + kBlock;
+      std::size_t fast_failures = 0;
+      for (std::size_t v = begin; v < end; ++v) {
+        const VU random = RandomBits(c, index + v * lanes);
+        const VU u = LoadFloatBits(in + v * lanes);
+        sink(v * lanes, general_first ? QuantizeStochasticVector<true>(c, u, random, fast_failures)
+                                      : QuantizeStochasticVector<false>(c, u, random, fast_failures));
+      }
+      general_first = fast_failures * 4 > end - begin;
     }
   } else {
     constexpr std::size_t kBlock = 16;
