@@ -3,7 +3,9 @@
 // value (counter "per_value", in seconds with an SI prefix: "2.5n" is 2.5 ns;
 // items_per_second is its inverse). Two references run in the
 // same binary: a plain copy of floats (what memory traffic alone costs) and the CPU's
-// own fp16 conversion (F16C _cvtss_sh / _cvtsh_ss, one value at a time).
+// own fp16 conversion (F16C _cvtss_sh / _cvtsh_ss, one value at a time), and where
+// Debian's libeigen3-dev is installed, Eigen::bfloat16 and Eigen::half (what C++ code
+// reaches for), on the same normally distributed data as to_format_normal.
 //
 //   build/bench/bench_scalar_conversion --benchmark_min_time=0.2
 #include <benchmark/benchmark.h>
@@ -17,6 +19,9 @@
 #include <vector>
 
 #include <softfloat/softfloat.hpp>
+#if SOFTFLOAT_BENCH_EIGEN
+#include <Eigen/Core>
+#endif
 
 namespace {
 
@@ -64,6 +69,58 @@ std::vector<typename F::storage_type> all_codes() {
   for (std::size_t i = 0; i < codes.size(); ++i) codes[i] = Code((i % count) * stride);
   return codes;
 }
+
+// 4096 floats N(0, 1) scaled to the format (2^4 for wide formats, 2^(max_exponent / 2)
+// otherwise), as tensors hold them: nearly all normal in the format.
+std::vector<float> normal_floats(const Format& format) {
+  std::mt19937 random(12345);
+  std::normal_distribution<float> normal(0.0f, 1.0f);
+  const float scale = std::ldexp(1.0f, format.max_exponent() > 8 ? 4 : format.max_exponent() / 2);
+  std::vector<float> values(array_size);
+  for (float& value : values) value = normal(random) * scale;
+  if (!format.is_signed)
+    for (float& value : values) value = std::fabs(value);
+  return values;
+}
+
+template <class F>
+void to_format_normal(benchmark::State& state) {
+  const std::vector<float> input = normal_floats(F::format);
+  std::vector<typename F::storage_type> output(input.size());
+  for (auto _ : state) {
+    for (std::size_t i = 0; i < input.size(); ++i) output[i] = F(input[i]).bits();
+    benchmark::DoNotOptimize(output.data());
+    benchmark::ClobberMemory();
+  }
+  report_per_value(state, input.size());
+}
+
+#if SOFTFLOAT_BENCH_EIGEN
+template <class T>
+void eigen_from_float(benchmark::State& state, Format format) {
+  const std::vector<float> input = normal_floats(format);
+  std::vector<std::uint16_t> output(input.size());
+  for (auto _ : state) {
+    for (std::size_t i = 0; i < input.size(); ++i) output[i] = Eigen::numext::bit_cast<std::uint16_t>(T(input[i]));
+    benchmark::DoNotOptimize(output.data());
+    benchmark::ClobberMemory();
+  }
+  report_per_value(state, input.size());
+}
+
+template <class T>
+void eigen_to_float(benchmark::State& state) {
+  std::vector<std::uint16_t> input(65536);
+  for (std::size_t i = 0; i < input.size(); ++i) input[i] = std::uint16_t(i);
+  std::vector<float> output(input.size());
+  for (auto _ : state) {
+    for (std::size_t i = 0; i < input.size(); ++i) output[i] = float(Eigen::numext::bit_cast<T>(input[i]));
+    benchmark::DoNotOptimize(output.data());
+    benchmark::ClobberMemory();
+  }
+  report_per_value(state, input.size());
+}
+#endif
 
 template <class F>
 void to_format(benchmark::State& state) {
@@ -144,6 +201,7 @@ template <class F>
 void register_format() {
   const std::string name = format_name(format_of<F>());
   benchmark::RegisterBenchmark(("to_format/" + name).c_str(), to_format<F>);
+  benchmark::RegisterBenchmark(("to_format_normal/" + name).c_str(), to_format_normal<F>);
   benchmark::RegisterBenchmark(("from_format/" + name).c_str(), from_format<F>);
 }
 
@@ -158,6 +216,12 @@ int main(int argc, char** argv) {
   benchmark::RegisterBenchmark("baseline/copy_float", copy_floats);
   benchmark::RegisterBenchmark("native_f16c/to_fp16", to_fp16_f16c);
   benchmark::RegisterBenchmark("native_f16c/from_fp16", from_fp16_f16c);
+#if SOFTFLOAT_BENCH_EIGEN
+  benchmark::RegisterBenchmark("eigen/bfloat16_from_float", eigen_from_float<Eigen::bfloat16>, BF16::format);
+  benchmark::RegisterBenchmark("eigen/half_from_float", eigen_from_float<Eigen::half>, FP16::format);
+  benchmark::RegisterBenchmark("eigen/float_from_bfloat16", eigen_to_float<Eigen::bfloat16>);
+  benchmark::RegisterBenchmark("eigen/float_from_half", eigen_to_float<Eigen::half>);
+#endif
   register_formats<FP32, TF32, BF16, FP16, E5M2, E4M3, E3M2, E2M3, E2M1, E8M0, E4M3FNUZ, E5M2FNUZ, P3109<8, 1>,
                    P3109<8, 2>, P3109<8, 3>, P3109<8, 4>, P3109<8, 5>, P3109<8, 6>, P3109<8, 7>>();
   benchmark::Initialize(&argc, argv);

@@ -10,6 +10,7 @@
 #include <type_traits>
 
 #include "softfloat/exact_value.hpp"
+#include "softfloat/fast_conversion.hpp"
 #include "softfloat/format.hpp"
 #include "softfloat/round_to_format.hpp"
 
@@ -59,8 +60,9 @@ class Float {
 
   constexpr Float() = default;  // +0 (or the smallest value of a format without zero)
 
-  // Round to nearest, ties to even, straight from the argument's own bits.
-  explicit constexpr Float(float x) : bits_(round_from(decode(x))) {}
+  // Round to nearest, ties to even, straight from the argument's own bits (floats
+  // normal in the format by a few integer operations, softfloat/fast_conversion.hpp).
+  explicit constexpr Float(float x) : bits_(from_float(x)) {}
   explicit constexpr Float(double x) : bits_(round_from(decode(x))) {}
   template <std::integral Int>
     requires(!std::same_as<Int, bool>)
@@ -101,6 +103,10 @@ class Float {
   // Exact whenever the value is representable in the target; otherwise rounded to
   // nearest-even by the same routine (only formats wider than the target need it).
   explicit constexpr operator float() const {
+    if constexpr (kFastPath.usable) {
+      std::uint32_t bits = 0;
+      if (detail::fast_decode(kFastPath, std::uint32_t(bits_), bits)) return std::bit_cast<float>(bits);
+    }
     return std::bit_cast<float>(std::uint32_t(round_to_format(decode(bits_, format), binary32_format)));
   }
   explicit constexpr operator double() const {
@@ -150,6 +156,15 @@ class Float {
   friend constexpr bool same_bits(Float a, Float b) { return a.bits_ == b.bits_; }
 
  private:
+  static constexpr detail::FastFloatPath kFastPath = detail::fast_float_path(format);
+
+  static constexpr storage_type from_float(float x) {
+    if constexpr (kFastPath.usable) {
+      std::uint32_t code = 0;
+      if (detail::fast_encode(kFastPath, std::bit_cast<std::uint32_t>(x), code)) return storage_type(code);
+    }
+    return round_from(decode(x));
+  }
   static constexpr std::uint64_t mask() {
     return format.total_bits() == 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << format.total_bits()) - 1;
   }
