@@ -83,17 +83,6 @@ std::vector<float> normal_floats(const Format& format) {
   return values;
 }
 
-template <class F>
-void to_format_normal(benchmark::State& state) {
-  const std::vector<float> input = normal_floats(F::format);
-  std::vector<typename F::storage_type> output(input.size());
-  for (auto _ : state) {
-    for (std::size_t i = 0; i < input.size(); ++i) output[i] = F(input[i]).bits();
-    benchmark::DoNotOptimize(output.data());
-    benchmark::ClobberMemory();
-  }
-  report_per_value(state, input.size());
-}
 
 #if SOFTFLOAT_BENCH_EIGEN
 template <class T>
@@ -122,9 +111,10 @@ void eigen_to_float(benchmark::State& state) {
 }
 #endif
 
-template <class F>
+// F(float) over the floats `data` gives for the format (varied_floats or normal_floats).
+template <class F, std::vector<float> (*data)(const Format&)>
 void to_format(benchmark::State& state) {
-  const std::vector<float> input = varied_floats(F::format);
+  const std::vector<float> input = data(F::format);
   std::vector<typename F::storage_type> output(input.size());
   for (auto _ : state) {
     for (std::size_t i = 0; i < input.size(); ++i) output[i] = F(input[i]).bits();
@@ -200,8 +190,8 @@ void from_fp16_f16c(benchmark::State& state) {
 template <class F>
 void register_format() {
   const std::string name = format_name(format_of<F>());
-  benchmark::RegisterBenchmark(("to_format/" + name).c_str(), to_format<F>);
-  benchmark::RegisterBenchmark(("to_format_normal/" + name).c_str(), to_format_normal<F>);
+  benchmark::RegisterBenchmark(("to_format/" + name).c_str(), to_format<F, varied_floats>);
+  benchmark::RegisterBenchmark(("to_format_normal/" + name).c_str(), to_format<F, normal_floats>);
   benchmark::RegisterBenchmark(("from_format/" + name).c_str(), from_format<F>);
 }
 

@@ -259,17 +259,23 @@ void dispatch_round_trip(const float* in, std::size_t n, float* out, const Quant
   HWY_DYNAMIC_DISPATCH(RoundTripFloats)(in, n, out, q, d);
 }
 
-// Elsewhere (fp32, formats outside the vector algorithm, the shortcuts): quantize then
-// dequantize through a code buffer on the stack, a cache-resident piece at a time.
+// Elsewhere (fp32, formats outside the vector algorithm, the shortcuts, arrays in
+// cache): quantize then dequantize through a code buffer on the stack, a
+// cache-resident piece at a time; `generic` leaves the hardware shortcuts out.
 template <class Code>
 void round_trip_pieces(const float* in, std::size_t n, float* out, const Format& format, Rounding mode,
-                       Overflow policy, const RandomStream& random) {
+                       Overflow policy, const RandomStream& random, bool generic) {
   constexpr std::size_t block = 2048;
   Code codes[block];
   for (std::size_t i = 0; i < n; i += block) {
     const std::size_t count = n - i < block ? n - i : block;
-    quantize_part(in + i, count, codes, format, mode, policy, advanced(random, i));
-    dequantize_part(codes, count, out + i, format);
+    if (generic) {
+      quantize_generic_impl(in + i, count, codes, format, mode, policy, advanced(random, i));
+      dequantize_generic_impl(codes, count, out + i, format);
+    } else {
+      quantize_part(in + i, count, codes, format, mode, policy, advanced(random, i));
+      dequantize_part(codes, count, out + i, format);
+    }
   }
 }
 
@@ -285,9 +291,11 @@ void round_trip_blocks(const float* in, std::size_t n, float* out, const Format&
                        Overflow policy, const RandomStream& random) {
   const bool fused = fused_round_trip(format, mode, policy);
   parallel_for(n, kThreadBlockAlignment, [&](std::size_t begin, std::size_t end) {
-    if (fused && end - begin >= kFusedRoundTripMinimum) round_trip_through(dispatch_round_trip, in + begin, end - begin, out + begin, format, mode, policy,
-                                  advanced(random, begin));
-    else round_trip_pieces<Code>(in + begin, end - begin, out + begin, format, mode, policy, advanced(random, begin));
+    const RandomStream here = advanced(random, begin);
+    if (fused && end - begin >= kFusedRoundTripMinimum)
+      round_trip_through(dispatch_round_trip, in + begin, end - begin, out + begin, format, mode, policy, here);
+    else
+      round_trip_pieces<Code>(in + begin, end - begin, out + begin, format, mode, policy, here, false);
   });
 }
 
@@ -299,18 +307,9 @@ void round_trip_generic(const float* in, std::size_t n, float* out, const Format
   if (n >= kFusedRoundTripMinimum && !is_fp32(format) && quantize_supported(format, mode) &&
       dequantize_supported(format))
     return round_trip_through(dispatch_round_trip, in, n, out, format, mode, policy, random);
-  auto through = [&]<class Code>(Code*) {
-    constexpr std::size_t block = 2048;
-    Code codes[block];
-    for (std::size_t i = 0; i < n; i += block) {
-      const std::size_t count = n - i < block ? n - i : block;
-      quantize_generic_impl(in + i, count, codes, format, mode, policy, advanced(random, i));
-      dequantize_generic_impl(codes, count, out + i, format);
-    }
-  };
-  if (format.total_bits() <= 8) through(static_cast<std::uint8_t*>(nullptr));
-  else if (format.total_bits() <= 16) through(static_cast<std::uint16_t*>(nullptr));
-  else through(static_cast<std::uint32_t*>(nullptr));
+  if (format.total_bits() <= 8) round_trip_pieces<std::uint8_t>(in, n, out, format, mode, policy, random, true);
+  else if (format.total_bits() <= 16) round_trip_pieces<std::uint16_t>(in, n, out, format, mode, policy, random, true);
+  else round_trip_pieces<std::uint32_t>(in, n, out, format, mode, policy, random, true);
 }
 
 void quantize_generic(const float* in, std::size_t n, std::uint8_t* out, const Format& format, Rounding mode,
