@@ -288,10 +288,10 @@ HWY_INLINE VU QuantizeNearestVector(const QuantizeConstants& c, VU u, std::size_
 }
 
 // Where each vector of codes goes: sink(i, codes) for elements [i, i + lanes) of the
-// call's input. (The input is not restrict: round_trip may write over it, each vector
-// read before its results are stored.) StoreAsCodes stores them (quantize); StoreAsFloats (below, beside
+// call's input. StoreAsCodes stores them (quantize); StoreAsFloats (below, beside
 // DequantizeVector) decodes them again in registers and stores the floats (round_trip:
-// one pass over the memory, no code buffer).
+// one pass over the memory, no code buffer). The input is not restrict: round_trip may
+// write over it, each vector being read before its results are stored.
 template <class Code>
 struct StoreAsCodes {
   Code* HWY_RESTRICT out;
