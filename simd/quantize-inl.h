@@ -298,6 +298,7 @@ struct StoreAsCodes {
   HWY_INLINE void operator()(std::size_t i, VU codes) const { StoreCodes(codes, out + i); }
   // The tail goes through a padded buffer, so that nothing outside out[0, n) is written.
   using Padded = Code;
+  StoreAsCodes At(Padded* buffer) const { return {buffer}; }
 };
 
 template <bool kMiddleFirst, class Sink>
@@ -355,11 +356,10 @@ HWY_INLINE void QuantizeVectors(const QuantizeConstants& c, const float* in, std
   }
 }
 
-// `Sink` writes to sink.out; `padded` builds the same kind of sink on a local buffer of
-// Sink::Padded for the tail.
-template <Path kPath, class Sink, class MakeSink>
-HWY_INLINE void QuantizeLoop(const float* in, std::size_t n, const Sink& sink,
-                             const QuantizeConstants& c, MakeSink padded) {
+// `Sink` writes to sink.out; sink.At(buffer) is the same sink writing to a local buffer
+// of Sink::Padded, for the tail.
+template <Path kPath, class Sink>
+HWY_INLINE void QuantizeLoop(const float* in, std::size_t n, const Sink& sink, const QuantizeConstants& c) {
   const DU du;
   const std::size_t lanes = hn::Lanes(du);
   const std::size_t whole = n / lanes;
@@ -372,25 +372,24 @@ HWY_INLINE void QuantizeLoop(const float* in, std::size_t n, const Sink& sink,
   HWY_ALIGN float padded_in[HWY_MAX_BYTES / sizeof(float)] = {};
   HWY_ALIGN Padded padded_out[HWY_MAX_BYTES / sizeof(float)] = {};
   std::memcpy(padded_in, in + i, (n - i) * sizeof(float));
-  QuantizeVectors<kPath>(c, padded_in, 1, padded(padded_out), i);
+  QuantizeVectors<kPath>(c, padded_in, 1, sink.At(padded_out), i);
   std::memcpy(sink.out + i, padded_out, (n - i) * sizeof(Padded));
 }
 
 // The loop for each rounding path. The constants are copied first: a local copy whose
 // address never escapes may stay in registers, since stores through `out` (a uint8_t*,
 // which may alias anything) cannot change it.
-template <class Sink, class MakeSink>
-HWY_INLINE void QuantizeAnyPath(const float* in, std::size_t n, const Sink& sink, const QuantizeConstants& constants,
-                                MakeSink padded) {
+template <class Sink>
+HWY_INLINE void QuantizeAnyPath(const float* in, std::size_t n, const Sink& sink, const QuantizeConstants& constants) {
   const QuantizeConstants c = constants;
-  if (c.nearest_even) QuantizeLoop<Path::kNearestEven>(in, n, sink, c, padded);
-  else if (c.stochastic != 0) QuantizeLoop<Path::kStochastic>(in, n, sink, c, padded);
-  else QuantizeLoop<Path::kDeterministic>(in, n, sink, c, padded);
+  if (c.nearest_even) QuantizeLoop<Path::kNearestEven>(in, n, sink, c);
+  else if (c.stochastic != 0) QuantizeLoop<Path::kStochastic>(in, n, sink, c);
+  else QuantizeLoop<Path::kDeterministic>(in, n, sink, c);
 }
 
 template <class Code>
 HWY_INLINE void QuantizeAny(const float* in, std::size_t n, Code* out, const QuantizeConstants& c) {
-  QuantizeAnyPath(in, n, StoreAsCodes<Code>{out}, c, [](Code* buffer) { return StoreAsCodes<Code>{buffer}; });
+  QuantizeAnyPath(in, n, StoreAsCodes<Code>{out}, c);
 }
 
 // The exported per-target entry points: plain functions, one per storage width.
@@ -459,6 +458,7 @@ struct StoreAsFloats {
     hn::StoreU(hn::BitCast(df, DequantizeVector(c, codes)), df, out + i);
   }
   using Padded = float;
+  StoreAsFloats At(Padded* buffer) const { return {c, buffer}; }
 };
 
 // Fake quantization in one pass: each vector rounded to codes and decoded again before
@@ -467,7 +467,7 @@ struct StoreAsFloats {
 HWY_NOINLINE void RoundTripFloats(const float* in, std::size_t n, float* out, const QuantizeConstants& qc,
                                   const DequantizeConstants& dc) {
   const DequantizeConstants d = dc;  // kept in registers, as in QuantizeAnyPath
-  QuantizeAnyPath(in, n, StoreAsFloats{d, out}, qc, [&d](float* buffer) { return StoreAsFloats{d, buffer}; });
+  QuantizeAnyPath(in, n, StoreAsFloats{d, out}, qc);
 }
 
 HWY_NOINLINE void DequantizeFrom8(const std::uint8_t* in, std::size_t n, float* out, const DequantizeConstants& c) {

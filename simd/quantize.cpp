@@ -232,10 +232,16 @@ void quantize_double(const double* in, std::size_t n, Code* out, const Format& f
   });
 }
 
-// Whether round_trip can take the fused per-target loop: the vector algorithm covers
-// both directions, and no hardware shortcut (F16C, AVX512-BF16) would be taken instead.
+// Whether the fused per-target loop can serve: the vector algorithm covers both
+// directions (fp32 is a copy, and the scalar loop serves the formats it does not).
+bool fused_loop_covers(const Format& format, Rounding mode) {
+  return !is_fp32(format) && quantize_supported(format, mode) && dequantize_supported(format);
+}
+
+// Whether round_trip takes it: covered, and no hardware shortcut (F16C, AVX512-BF16)
+// would be taken instead.
 bool fused_round_trip(const Format& format, Rounding mode, Overflow policy) {
-  if (is_fp32(format) || !quantize_supported(format, mode) || !dequantize_supported(format)) return false;
+  if (!fused_loop_covers(format, mode)) return false;
   const bool nearest_standard = mode == Rounding::nearest_even && policy == Overflow::standard;
   if (format == fp16_format && f16c_usable()) return false;
   return !(nearest_standard && format == bf16_format && avx512bf16_usable());
@@ -304,8 +310,7 @@ void round_trip_blocks(const float* in, std::size_t n, float* out, const Format&
 void round_trip_generic(const float* in, std::size_t n, float* out, const Format& format, Rounding mode,
                         Overflow policy, RandomStream random) {
   if (n == 0) return;
-  if (n >= kFusedRoundTripMinimum && !is_fp32(format) && quantize_supported(format, mode) &&
-      dequantize_supported(format))
+  if (n >= kFusedRoundTripMinimum && fused_loop_covers(format, mode))
     return round_trip_through(dispatch_round_trip, in, n, out, format, mode, policy, random);
   if (format.total_bits() <= 8) round_trip_pieces<std::uint8_t>(in, n, out, format, mode, policy, random, true);
   else if (format.total_bits() <= 16) round_trip_pieces<std::uint16_t>(in, n, out, format, mode, policy, random, true);
@@ -376,7 +381,7 @@ bool quantize_on_target(std::int64_t target, const float* in, std::size_t n, std
 bool round_trip_on_target(std::int64_t target, const float* in, std::size_t n, float* out, const Format& format,
                           Rounding mode, Overflow policy, RandomStream random) {
   const int index = table_index(target);
-  if (index < 0 || is_fp32(format) || !quantize_supported(format, mode) || !dequantize_supported(format)) return false;
+  if (index < 0 || !fused_loop_covers(format, mode)) return false;
   if (n > 0) round_trip_through(HWY_DISPATCH_TABLE(RoundTripFloats)[index], in, n, out, format, mode, policy, random);
   return true;
 }
