@@ -105,7 +105,7 @@ def ring(values, codec, group, seeds, average, feedback):
     begin, end = bounds[owned]
     finished = sums[begin:end] / size if average else sums[begin:end]
     payload = codec.encode(finished.contiguous(), message_seed(seeds, rank, 2, 0))
-    result[begin:end] = codec.decode(payload, end - begin)
+    codec.decode_into(payload, end - begin, result[begin:end])
     if feedback:
         residual[begin:end] += (finished - result[begin:end]) * (size if average else 1)
     # All-gather: forward at step s the payload of chunk (rank + 1 - s), unchanged.
@@ -114,7 +114,7 @@ def ring(values, codec, group, seeds, average, feedback):
         in_begin, in_end = bounds[in_chunk]
         incoming = torch.empty(codec.payload_bytes(in_end - in_begin), dtype=torch.uint8)
         _exchange(payload, send_to, incoming, receive_from, group)
-        result[in_begin:in_end] = codec.decode(incoming, in_end - in_begin)
+        codec.decode_into(incoming, in_end - in_begin, result[in_begin:in_end])
         sent += payload.numel()
         payload = incoming
     return result, sent, residual

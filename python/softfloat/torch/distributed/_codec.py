@@ -31,6 +31,11 @@ NVFP4_BLOCK = 16
 PACKED_BITS = (4, 6)
 
 
+def _nvfp4_padded(n):
+    """n rounded up to whole NVFP4 blocks (zeros fill the last one on the wire)."""
+    return -(-n // NVFP4_BLOCK) * NVFP4_BLOCK
+
+
 class Codec:
     """The encoding of runs of float32 values in one format (see the module's text)."""
 
@@ -87,12 +92,12 @@ class Codec:
     def payload_bytes(self, n):
         """Bytes of the payload of n values (the formula in the module's text)."""
         if self.kind == "nvfp4":
-            padded = -(-n // NVFP4_BLOCK) * NVFP4_BLOCK
+            padded = _nvfp4_padded(n)
             return padded // 2 + padded // NVFP4_BLOCK + 4
         if self.kind == "mx":
-            return -(-n * self.bits // 8) + -(-n // self.block_size)
-        codes = -(-n * self.bits // 8) if self.packed else n * self.code_bytes
-        return codes + (4 if self.scaling == "tensor" else 0)
+            return self._element_bytes(n) + -(-n // self.block_size)
+        codes = self._element_bytes(n) if self.packed else n * self.code_bytes
+        return codes + self._header_bytes()
 
     # ---- encode / decode -------------------------------------------------------------
 
@@ -118,7 +123,6 @@ class Codec:
 
     def decode(self, payload, n):
         """The float32 values of a payload of n values (a new tensor)."""
-        self._check_size(payload, n)
         return self.decode_into(payload, n, _tensors.new_tensor((n,), torch.float32))
 
     def decode_into(self, payload, n, out):
@@ -165,7 +169,7 @@ class Codec:
         scale = self._scale_of(values)
         # A power of two: exact in float32's normal range.
         scaled = values if scale == 1.0 else torch.mul(values, scale, out=self._scratch(n))
-        header = 4 if self.scaling == "tensor" else 0
+        header = self._header_bytes()
         payload = torch.empty(self.payload_bytes(n), dtype=torch.uint8)
         if header:
             payload[:4] = torch.frombuffer(bytearray(struct.pack("<f", scale)), dtype=torch.uint8)
@@ -179,14 +183,18 @@ class Codec:
                                    self.rounding, saturate, seed, 0)
         return payload
 
+    def _header_bytes(self):
+        """The float32 scale in front of a plain format's codes, with scaling="tensor"."""
+        return 4 if self.scaling == "tensor" else 0
+
     def _header_scale(self, payload):
-        if self.scaling != "tensor":
+        if not self._header_bytes():
             return 1.0
         return struct.unpack("<f", payload[:4].numpy().tobytes())[0]
 
     def _decode_codes(self, payload, n, out):
         """The codes' values, unscaled, into the float32 tensor `out`."""
-        header = 4 if self.scaling == "tensor" else 0
+        header = self._header_bytes()
         if self.packed:
             out.copy_(torch.from_numpy(_core.dequantize(payload[header:].numpy(), self.fmt, packed=True, shape=n)))
         elif n:
@@ -194,15 +202,13 @@ class Codec:
             codes = payload[header:] if self.code_bytes <= 4 else payload[header:].clone()
             _core._dequantize_buffer(codes.data_ptr(), self.code_bytes, out.data_ptr(), "float32", n, self.fmt)
 
-    def _decode_plain(self, payload, n):
-        return self.decode_into(payload, n, _tensors.new_tensor((n,), torch.float32))
-
     def _element_bytes(self, n):
+        """Bytes of n densely packed codes of `bits` bits."""
         return -(-n * self.bits // 8)
 
     def _encode_nvfp4(self, values, seed):
         n = values.numel()
-        padded = -(-n // NVFP4_BLOCK) * NVFP4_BLOCK
+        padded = _nvfp4_padded(n)
         payload = torch.empty(self.payload_bytes(n), dtype=torch.uint8)
         source = values
         if padded != n:  # zeros fill the last block: they change no amax and decode to zero
@@ -218,7 +224,7 @@ class Codec:
         return payload
 
     def _decode_nvfp4(self, payload, n, out):
-        padded = -(-n // NVFP4_BLOCK) * NVFP4_BLOCK
+        padded = _nvfp4_padded(n)
         if padded:
             amax = struct.unpack("<f", payload[-4:].numpy().tobytes())[0]
             target = out if padded == n else self._scratch(padded)
