@@ -8,6 +8,7 @@
 #include <string>
 
 #include "softfloat/exact_value.hpp"
+#include "softfloat/fast_conversion.hpp"
 #include "softfloat/round_to_format.hpp"
 
 namespace softfloat::simd::detail {
@@ -49,6 +50,16 @@ bool dequantize_supported(const Format& f) {
   if (emin < -126) return false;
   // Subnormals m * 2^(emin - M): all normal floats, or all fp32 subnormals (emin = -126).
   return !f.has_subnormals() || emin - m >= -126 || emin == -126;
+}
+
+bool double_input_via_float(const Format& f, Rounding mode) {
+  if (!quantize_supported(f, mode) || mode == Rounding::stochastic || mode == Rounding::stochastic_equal) return false;
+  // fp32's ulp at most a quarter of the format's quantum in every binade: M + 2 <= 23
+  // bits of precision in the normal range, and the smallest quantum 2^(emin - M) at
+  // least 4 * 2^-149 below it. The top of the range needs nothing more: with M <= 21
+  // the last rounding boundary, max + ulp / 2, lies below FLT_MAX, and every larger
+  // double (rounded to odd: FLT_MAX) is beyond it, as the double itself is.
+  return f.mantissa_bits <= 21 && f.min_normal_exponent() - f.mantissa_bits >= -147;
 }
 
 QuantizeConstants quantize_constants(const Format& f, Rounding mode, Overflow policy, RandomStream random) {
@@ -201,6 +212,10 @@ DequantizeConstants dequantize_constants(const Format& f) {
     c.special_code = c.sign_bit;
     c.special_code_bits = 0xFFC00000u;  // the NaN code is "negative": -qNaN, as decode() reads it
   }
+  const softfloat::detail::FastFloatPath fast = softfloat::detail::fast_float_path(f);
+  c.fast_low = fast.usable ? fast.normal_low : 0;
+  c.fast_span = fast.usable ? fast.normal_span : 0;
+  c.float_sign_mask = f.is_signed ? 0x80000000u : 0;
   return c;
 }
 

@@ -114,6 +114,13 @@ struct DequantizeConstants {
   std::uint32_t special_magnitude_bits;  // its float bits without sign
   std::uint32_t special_code;            // fnuz / P3109 NaN code (or 0xFFFFFFFF: none)
   std::uint32_t special_code_bits;
+  // Fast path, for a vector whose magnitudes all satisfy magnitude - fast_low < fast_span
+  // (unsigned): normal codes of finite values that are normal floats too, for which the
+  // normal formula alone gives the bits. The range is the scalar fast path's
+  // (softfloat/fast_conversion.hpp, fast_float_path); fast_span = 0 turns it off.
+  std::uint32_t fast_low;
+  std::uint32_t fast_span;
+  std::uint32_t float_sign_mask;  // 0x80000000 for signed formats: the code's sign lands there
 };
 
 // Whether the generic vector algorithm handles the format: at most 32 bits of
@@ -125,6 +132,13 @@ struct DequantizeConstants {
 // code maps to 0 or 1 by a fixed threshold).
 bool quantize_supported(const Format& format, Rounding mode = Rounding::nearest_even);
 bool dequantize_supported(const Format& format);
+
+// Whether quantize from double may round each double to odd into a float first and
+// then take the float algorithm (quantize-inl.h, QuantizeDoublesAny): the result is the
+// double's own rounding when fp32 has at least two more bits than the format at every
+// magnitude of its range, for every deterministic direction; stochastic rounding, which
+// reads the discarded bits themselves, keeps the scalar loop.
+bool double_input_via_float(const Format& format, Rounding mode);
 
 // `random` matters for the stochastic modes only; its offset's high 32 bits must be
 // those of every counter of the call.

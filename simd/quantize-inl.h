@@ -2,12 +2,14 @@
 // with Highway ops and compiled for every target by foreach_target.h (quantize.cpp).
 // Everything that depends on the format, the rounding direction or the overflow
 // policy arrives as numbers in QuantizeConstants / DequantizeConstants, so the
-// compiled code is the same for every format. Integer arithmetic but for two float
+// compiled code is the same for every format. Integer arithmetic but for three float
 // operations: dequantize converts a subnormal's integer significand (below 2^23, so
-// exactly) to float, and the middle path of quantize (QuantizeMiddle) adds
+// exactly) to float, the middle path of quantize (QuantizeMiddle) adds
 // 2^(emin - M + 23) to |x| so that the FPU rounds the format's subnormal lanes to
-// nearest even. That addition depends on the FPU's rounding mode and on flush-to-zero /
-// denormals-are-zero, so every call pins the environment first (quantize.cpp,
+// nearest even, and double input is demoted to float and promoted back on its way to
+// a float rounded to odd (DoublesRoundedToOdd). The addition and the demotion depend
+// on the FPU's rounding mode and on flush-to-zero / denormals-are-zero, so every call
+// pins the environment first (quantize.cpp,
 // ScopedDefaultFloatEnvironment: round to nearest, no FTZ or DAZ) and restores the
 // caller's; a test runs every target under the other modes with FTZ and DAZ set.
 //
@@ -50,6 +52,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cmath>
 #include <cstring>
 
 #include "hwy/highway.h"
@@ -268,34 +271,46 @@ HWY_INLINE VU QuantizeStochasticVector(const QuantizeConstants& c, VU u, VU rand
 // the fast path and its branch (the caller's choice, see QuantizeVectors);
 // `fast_failures` counts the vectors that could not take the fast path, without a
 // branch.
-template <bool kMiddleFirst>
-HWY_INLINE VU QuantizeNearestVector(const QuantizeConstants& c, VU u, std::size_t& fast_failures) {
+// The fast path hands the sink `sum`, whose bits above mantissa_shift are the code's
+// magnitude (sink.Rounded); the other paths hand it the codes.
+template <bool kMiddleFirst, class Sink>
+HWY_INLINE void QuantizeNearestVector(const QuantizeConstants& c, VU u, std::size_t& fast_failures, const Sink& sink,
+                                      std::size_t i) {
   const DU du;
   const VU t = hn::And(u, hn::Set(du, c.fast_abs_mask));
   const bool all_normal = hn::AllTrue(du, hn::Lt(hn::Sub(t, hn::Set(du, c.fast_low)), hn::Set(du, c.fast_span)));
   fast_failures += all_normal ? 0 : 1;
   if constexpr (!kMiddleFirst) {
     if (HWY_LIKELY(all_normal)) {
-      const int shift = int(c.mantissa_shift);
-      const VU lsb = hn::And(hn::ShiftRightSame(t, shift), hn::Set(du, c.fast_lsb_mask));
-      const VU magnitude = hn::ShiftRightSame(hn::Add(hn::Add(t, lsb), hn::Set(du, c.fast_add)), shift);
-      const VU sign = hn::And(hn::ShiftRightSame(u, int(c.sign_shift)), hn::Set(du, c.sign_bit));
-      return hn::Or(magnitude, sign);
+      const VU lsb = hn::And(hn::ShiftRightSame(t, int(c.mantissa_shift)), hn::Set(du, c.fast_lsb_mask));
+      return sink.Rounded(c, i, hn::Add(hn::Add(t, lsb), hn::Set(du, c.fast_add)), u);
     }
   }
-  if (HWY_LIKELY(hn::AllTrue(du, hn::Lt(t, hn::Set(du, c.middle_end))))) return QuantizeMiddle(c, u, t);
-  return QuantizeVector<Path::kNearestEven>(c, u, u);
+  if (HWY_LIKELY(hn::AllTrue(du, hn::Lt(t, hn::Set(du, c.middle_end))))) return sink(i, QuantizeMiddle(c, u, t));
+  sink(i, QuantizeVector<Path::kNearestEven>(c, u, u));
+}
+
+// The codes of the fast path from its sum: the magnitude shifted down, the sign moved
+// down from bit 31.
+HWY_INLINE VU FastPathCodes(const QuantizeConstants& c, VU sum, VU u) {
+  const DU du;
+  const VU sign = hn::And(hn::ShiftRightSame(u, int(c.sign_shift)), hn::Set(du, c.sign_bit));
+  return hn::Or(hn::ShiftRightSame(sum, int(c.mantissa_shift)), sign);
 }
 
 // Where each vector of codes goes: sink(i, codes) for elements [i, i + lanes) of the
-// call's input. StoreAsCodes stores them (quantize); StoreAsFloats (below, beside
-// DequantizeVector) decodes them again in registers and stores the floats (round_trip:
+// call's input, or sink.Rounded(c, i, sum, u) from the nearest-even fast path.
+// StoreAsCodes stores them (quantize); StoreAsFloats (below, beside DequantizeVector)
+// turns them into the format's values in registers and stores the floats (round_trip:
 // one pass over the memory, no code buffer). The input is not restrict: round_trip may
 // write over it, each vector being read before its results are stored.
 template <class Code>
 struct StoreAsCodes {
   Code* HWY_RESTRICT out;
   HWY_INLINE void operator()(std::size_t i, VU codes) const { StoreCodes(codes, out + i); }
+  HWY_INLINE void Rounded(const QuantizeConstants& c, std::size_t i, VU sum, VU u) const {
+    StoreCodes(FastPathCodes(c, sum, u), out + i);
+  }
   // The tail goes through a padded buffer, so that nothing outside out[0, n) is written.
   using Padded = Code;
   StoreAsCodes At(Padded* buffer) const { return {buffer}; }
@@ -307,7 +322,7 @@ HWY_INLINE std::size_t QuantizeNearestBlock(const QuantizeConstants& c, const fl
   const std::size_t lanes = hn::Lanes(DU());
   std::size_t fast_failures = 0;
   for (std::size_t v = 0; v < count; ++v)
-    sink(first + v * lanes, QuantizeNearestVector<kMiddleFirst>(c, LoadFloatBits(in + v * lanes), fast_failures));
+    QuantizeNearestVector<kMiddleFirst>(c, LoadFloatBits(in + v * lanes), fast_failures, sink, first + v * lanes);
   return fast_failures;
 }
 
@@ -403,6 +418,134 @@ HWY_NOINLINE void QuantizeTo32(const float* in, std::size_t n, std::uint32_t* ou
   QuantizeAny(in, n, out, c);
 }
 
+// double -> float rounded to odd: the float below |x| (toward zero) with its last bit
+// set when x is inexact, the float exactly when x is one; beyond fp32's range that is
+// +-FLT_MAX (all mantissa bits set). Infinities stay infinite, and a NaN becomes the
+// quiet float NaN with the top 22 payload bits of the double (bits 50..29; bit 51 is
+// the quiet bit).
+//   f = DemoteTo(x) rounds to nearest (the environment is pinned by the caller); it
+//   overshoots |x| by at most half an ulp, in which case f - 1 ulp (the float bits
+//   minus one, either sign; inf - 1 ulp is FLT_MAX) is the truncation; an inexact
+//   lane then gets its lowest bit set.
+// Rounding that float to a format whose quantum is at least four fp32 ulps everywhere
+// (see double_input_via_float in array_constants.cpp) gives the bits of rounding the
+// double itself, in every deterministic direction: the points and midpoints of the
+// format's grid are floats with a zero last bit, and an inexact lane lands strictly
+// inside the same gap between them as x (the round-to-odd argument of Boldo and
+// Melquiond, "When double rounding is odd", 2005).
+#if HWY_HAVE_FLOAT64
+using DD = hn::ScalableTag<double>;
+using DU64 = hn::RebindToUnsigned<DD>;
+using DFHalf = hn::Rebind<float, DD>;
+using DUHalf = hn::Rebind<std::uint32_t, DD>;
+
+HWY_INLINE hn::Vec<DUHalf> DoublesRoundedToOdd(hn::Vec<DD> x) {
+  const DD dd;
+  const DU64 du64;
+  const DFHalf df;
+  const DUHalf du;
+  const auto f = hn::DemoteTo(df, x);
+  const auto back = hn::PromoteTo(dd, f);
+  const auto xbits = hn::BitCast(du64, x);
+  auto bits = hn::PromoteTo(du64, hn::BitCast(du, f));
+  // Scalar and EMU128 demote infinity and out-of-range values to +-FLT_MAX, x86 to
+  // +-inf: either way the overshoot test and the sticky bit give FLT_MAX below.
+  const auto overshoot = hn::Gt(hn::Abs(back), hn::Abs(x));
+  bits = hn::Sub(bits, hn::IfThenElseZero(hn::RebindMask(du64, overshoot), hn::Set(du64, 1)));
+  bits = hn::Or(bits, hn::IfThenZeroElse(hn::RebindMask(du64, hn::Eq(back, x)), hn::Set(du64, 1)));
+  // Infinities and NaNs: exponent field all ones.
+  const auto exponent_ones = hn::Set(du64, 0x7FF0000000000000ull);
+  const auto special = hn::Eq(hn::And(xbits, exponent_ones), exponent_ones);
+  if (HWY_UNLIKELY(!hn::AllFalse(du64, special))) {
+    const auto sign = hn::And(hn::ShiftRight<32>(xbits), hn::Set(du64, 0x80000000ull));
+    const auto is_nan = hn::Gt(hn::And(xbits, hn::Set(du64, 0x7FFFFFFFFFFFFFFFull)), exponent_ones);
+    const auto payload = hn::Or(hn::And(hn::ShiftRight<29>(xbits), hn::Set(du64, 0x7FFFFFull)), hn::Set(du64, 0x400000ull));
+    const auto special_bits = hn::Or(hn::Or(sign, hn::Set(du64, 0x7F800000ull)), hn::IfThenElseZero(is_nan, payload));
+    bits = hn::IfThenElse(special, special_bits, bits);
+  }
+  return hn::TruncateTo(du, bits);
+}
+
+#if HWY_TARGET == HWY_AVX3 || HWY_TARGET == HWY_AVX3_DL
+// AVX-512 converts with a rounding direction of its own (embedded rounding): the
+// truncation directly, then the last bit set where the float differs from the double.
+// Infinities, NaNs (quieted, top payload bits kept) and overflow (FLT_MAX) come out of
+// vcvtpd2ps {rz} as DoublesRoundedToOdd makes them.
+HWY_INLINE hn::Vec<DUHalf> DoublesRoundedToOddAvx3(hn::Vec<DD> x) {
+  const __m256 f = _mm512_cvt_roundpd_ps(x.raw, _MM_FROUND_TO_ZERO | _MM_FROUND_NO_EXC);
+  const __mmask8 inexact = _mm512_cmp_pd_mask(_mm512_cvtps_pd(f), x.raw, _CMP_NEQ_UQ);
+  const __m256i bits = _mm256_castps_si256(f);
+  return hn::Vec<DUHalf>{_mm256_mask_or_epi32(bits, inexact, bits, _mm256_set1_epi32(1))};
+}
+#endif
+
+// in[0, n) -> out[0, n) rounded to odd, nothing read or written beyond.
+HWY_INLINE void DoublesToFloatsRoundedToOdd(const double* HWY_RESTRICT in, std::size_t n, float* HWY_RESTRICT out) {
+  const DD dd;
+  const DUHalf du;
+  const std::size_t lanes = hn::Lanes(dd);
+  std::size_t i = 0;
+#if HWY_TARGET == HWY_AVX3 || HWY_TARGET == HWY_AVX3_DL
+  for (; i + lanes <= n; i += lanes)
+    hn::StoreU(DoublesRoundedToOddAvx3(hn::LoadU(dd, in + i)), du, reinterpret_cast<std::uint32_t*>(out + i));
+#endif
+  for (; i + lanes <= n; i += lanes) hn::StoreU(DoublesRoundedToOdd(hn::LoadU(dd, in + i)), du, reinterpret_cast<std::uint32_t*>(out + i));
+  if (i == n) return;
+  HWY_ALIGN double padded_in[HWY_MAX_BYTES / sizeof(double)] = {};
+  HWY_ALIGN std::uint32_t padded_out[HWY_MAX_BYTES / sizeof(double)] = {};
+  std::memcpy(padded_in, in + i, (n - i) * sizeof(double));
+  hn::Store(DoublesRoundedToOdd(hn::Load(dd, padded_in)), du, padded_out);
+  std::memcpy(out + i, padded_out, (n - i) * sizeof(float));
+}
+#else
+// Targets without double lanes (Armv7 NEON, WASM): the same rule one value at a time.
+HWY_INLINE void DoublesToFloatsRoundedToOdd(const double* HWY_RESTRICT in, std::size_t n, float* HWY_RESTRICT out) {
+  for (std::size_t i = 0; i < n; ++i) {
+    std::uint64_t x;
+    std::memcpy(&x, in + i, 8);
+    const std::uint32_t sign = std::uint32_t(x >> 32) & 0x80000000u;
+    const std::uint64_t a = x & 0x7FFFFFFFFFFFFFFFull;
+    std::uint32_t bits;
+    if (a >= 0x7FF0000000000000ull) {
+      bits = sign | 0x7F800000u | (a > 0x7FF0000000000000ull ? (std::uint32_t(a >> 29) & 0x7FFFFFu) | 0x400000u : 0);
+    } else if (in[i] > 3.4028234663852886e38 || in[i] < -3.4028234663852886e38) {
+      bits = sign | 0x7F7FFFFFu;
+    } else {
+      const float f = float(in[i]);
+      std::memcpy(&bits, &f, 4);
+      if (double(f) != in[i]) bits = (bits - (std::fabs(double(f)) > std::fabs(in[i]) ? 1 : 0)) | 1u;
+    }
+    std::memcpy(out + i, &bits, 4);
+  }
+}
+#endif  // HWY_HAVE_FLOAT64
+
+// double -> codes of a format that double_input_via_float admits, in a deterministic
+// direction: pieces of the input rounded to odd into a float buffer that stays in L1,
+// then the float algorithm above on each piece.
+template <class Code>
+HWY_INLINE void QuantizeDoublesAny(const double* in, std::size_t n, Code* out, const QuantizeConstants& c) {
+  constexpr std::size_t kPiece = 1024;
+  HWY_ALIGN float floats[kPiece];
+  for (std::size_t i = 0; i < n; i += kPiece) {
+    const std::size_t count = n - i < kPiece ? n - i : kPiece;
+    DoublesToFloatsRoundedToOdd(in + i, count, floats);
+    QuantizeAnyPath(floats, count, StoreAsCodes<Code>{out + i}, c);
+  }
+}
+
+HWY_NOINLINE void QuantizeDoublesTo8(const double* in, std::size_t n, std::uint8_t* out, const QuantizeConstants& c) {
+  QuantizeDoublesAny(in, n, out, c);
+}
+HWY_NOINLINE void QuantizeDoublesTo16(const double* in, std::size_t n, std::uint16_t* out,
+                                      const QuantizeConstants& c) {
+  QuantizeDoublesAny(in, n, out, c);
+}
+HWY_NOINLINE void QuantizeDoublesTo32(const double* in, std::size_t n, std::uint32_t* out,
+                                      const QuantizeConstants& c) {
+  QuantizeDoublesAny(in, n, out, c);
+}
+
 // Dequantize, for code c: magnitude g = c & magnitude_mask.
 //   normal:    (g << (23 - M)) + ((127 - bias) << 23)     fields shifted, bias difference added
 //   subnormal: m * 2^(emin - M) with m = g & mantissa_mask: the exact float(m) with
@@ -432,6 +575,18 @@ HWY_INLINE VU DequantizeVector(const DequantizeConstants& c, VU code) {
   return hn::IfThenElse(hn::Eq(code, hn::Set(du, c.special_code)), hn::Set(du, c.special_code_bits), bits);
 }
 
+// The normal formula alone, for a vector whose magnitudes all lie in the fast range
+// (DequantizeConstants::fast_low / fast_span): 6 operations instead of about 20.
+HWY_INLINE VU DequantizeNormalOrGeneral(const DequantizeConstants& c, VU code) {
+  const DU du;
+  const VU magnitude = hn::And(code, hn::Set(du, c.magnitude_mask));
+  if (HWY_LIKELY(hn::AllTrue(du, hn::Lt(hn::Sub(magnitude, hn::Set(du, c.fast_low)), hn::Set(du, c.fast_span))))) {
+    const VU sign = hn::ShiftLeftSame(hn::And(code, hn::Set(du, c.sign_bit)), int(c.sign_shift));
+    return hn::Or(hn::Add(hn::ShiftLeftSame(magnitude, int(c.mantissa_shift)), hn::Set(du, c.exponent_adjust)), sign);
+  }
+  return DequantizeVector(c, code);
+}
+
 template <class Code>
 HWY_INLINE void DequantizeLoop(const Code* HWY_RESTRICT in, std::size_t n, float* HWY_RESTRICT out,
                                const DequantizeConstants& constants) {
@@ -440,7 +595,8 @@ HWY_INLINE void DequantizeLoop(const Code* HWY_RESTRICT in, std::size_t n, float
   const DF df;
   const std::size_t lanes = hn::Lanes(du);
   std::size_t i = 0;
-  for (; i + lanes <= n; i += lanes) hn::StoreU(hn::BitCast(df, DequantizeVector(c, LoadCodes(in + i))), df, out + i);
+  for (; i + lanes <= n; i += lanes)
+    hn::StoreU(hn::BitCast(df, DequantizeNormalOrGeneral(c, LoadCodes(in + i))), df, out + i);
   if (i == n) return;
   HWY_ALIGN Code padded_in[HWY_MAX_BYTES / sizeof(float)] = {};
   HWY_ALIGN float padded_out[HWY_MAX_BYTES / sizeof(float)] = {};
@@ -449,13 +605,25 @@ HWY_INLINE void DequantizeLoop(const Code* HWY_RESTRICT in, std::size_t n, float
   std::memcpy(out + i, padded_out, (n - i) * sizeof(float));
 }
 
-// round_trip's sink: the codes decoded in registers and stored as floats.
+// round_trip's sink: the codes decoded in registers and stored as floats. From the
+// fast path's sum no code is formed: its value is (sum with the low mantissa_shift bits
+// cleared) + exponent_adjust, the float's own sign kept, since decoding the normal code
+// sum >> shift shifts it back up and adds exponent_adjust = (127 - bias) << 23, the
+// negative of the (bias - 127) << 23 in fast_add (the bf16 rounding trick, for every
+// format).
 struct StoreAsFloats {
   const DequantizeConstants& c;
   float* out;  // may be the input
   HWY_INLINE void operator()(std::size_t i, VU codes) const {
     const DF df;
     hn::StoreU(hn::BitCast(df, DequantizeVector(c, codes)), df, out + i);
+  }
+  HWY_INLINE void Rounded(const QuantizeConstants& q, std::size_t i, VU sum, VU u) const {
+    const DU du;
+    const DF df;
+    const VU kept = hn::AndNot(hn::Set(du, (1u << q.mantissa_shift) - 1), sum);
+    const VU bits = hn::Or(hn::Add(kept, hn::Set(du, c.exponent_adjust)), hn::And(u, hn::Set(du, c.float_sign_mask)));
+    hn::StoreU(hn::BitCast(df, bits), df, out + i);
   }
   using Padded = float;
   StoreAsFloats At(Padded* buffer) const { return {c, buffer}; }

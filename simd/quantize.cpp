@@ -38,6 +38,9 @@ HWY_EXPORT(DequantizeFrom8);
 HWY_EXPORT(DequantizeFrom16);
 HWY_EXPORT(DequantizeFrom32);
 HWY_EXPORT(RoundTripFloats);
+HWY_EXPORT(QuantizeDoublesTo8);
+HWY_EXPORT(QuantizeDoublesTo16);
+HWY_EXPORT(QuantizeDoublesTo32);
 
 namespace {
 
@@ -53,6 +56,15 @@ void dispatch_quantize(const float* in, std::size_t n, std::uint16_t* out, const
 }
 void dispatch_quantize(const float* in, std::size_t n, std::uint32_t* out, const QuantizeConstants& c) {
   HWY_DYNAMIC_DISPATCH(QuantizeTo32)(in, n, out, c);
+}
+void dispatch_quantize(const double* in, std::size_t n, std::uint8_t* out, const QuantizeConstants& c) {
+  HWY_DYNAMIC_DISPATCH(QuantizeDoublesTo8)(in, n, out, c);
+}
+void dispatch_quantize(const double* in, std::size_t n, std::uint16_t* out, const QuantizeConstants& c) {
+  HWY_DYNAMIC_DISPATCH(QuantizeDoublesTo16)(in, n, out, c);
+}
+void dispatch_quantize(const double* in, std::size_t n, std::uint32_t* out, const QuantizeConstants& c) {
+  HWY_DYNAMIC_DISPATCH(QuantizeDoublesTo32)(in, n, out, c);
 }
 void dispatch_dequantize(const std::uint8_t* in, std::size_t n, float* out, const DequantizeConstants& c) {
   HWY_DYNAMIC_DISPATCH(DequantizeFrom8)(in, n, out, c);
@@ -223,12 +235,21 @@ void dequantize_public(const Code* in, std::size_t n, float* out, const Format& 
   });
 }
 
+// From double: rounded to odd into floats and then by the float algorithm where
+// double_input_via_float admits the format and direction (the same bits as rounding
+// the double itself), else the scalar loop over round_to_format.
 template <class Code>
 void quantize_double(const double* in, std::size_t n, Code* out, const Format& format, Rounding mode,
                      Overflow policy, const RandomStream& random) {
   check_arguments<Code>(in, n, out, format, "quantize");
+  if (n == 0) return;
+  const bool vector = double_input_via_float(format, mode);
+  const QuantizeConstants constants = vector ? quantize_constants(format, mode, policy) : QuantizeConstants{};
   parallel_for(n, kThreadBlockAlignment, [&](std::size_t begin, std::size_t end) {
-    quantize_scalar_loop(in + begin, end - begin, out + begin, format, mode, policy, advanced(random, begin));
+    if (!vector)
+      return quantize_scalar_loop(in + begin, end - begin, out + begin, format, mode, policy, advanced(random, begin));
+    ScopedDefaultFloatEnvironment environment;  // per thread: the demotion rounds to nearest
+    dispatch_quantize(in + begin, end - begin, out + begin, constants);
   });
 }
 

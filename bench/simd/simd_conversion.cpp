@@ -54,6 +54,48 @@ const std::vector<float>& inputs(std::size_t n, const Format& f, Data data = Dat
   return cache[slot];
 }
 
+// Normal data as float64 arrays hold it (full 53-bit significands, not widened floats).
+const std::vector<double>& double_inputs(std::size_t n, const Format& f) {
+  static std::vector<double> cache[2];
+  static Format cached_format[2];
+  const int slot = n == kInCache ? 0 : 1;
+  if (cache[slot].size() != n || !(cached_format[slot] == f)) {
+    std::mt19937_64 rng(42);
+    std::normal_distribution<double> normal(0.0, 1.0);
+    const double scale = std::ldexp(1.0, f.max_exponent() > 8 ? 4 : f.max_exponent() / 2);
+    cache[slot].resize(n);
+    for (auto& x : cache[slot]) x = f.is_signed ? normal(rng) * scale : std::fabs(normal(rng) * scale);
+    cached_format[slot] = f;
+  }
+  return cache[slot];
+}
+
+template <class Code>
+void quantize_double_bench(benchmark::State& state, Format f) {
+  const std::size_t n = std::size_t(state.range(0));
+  const std::vector<double>& in = double_inputs(n, f);
+  Code* out = scratch<Code>(0, n);
+  time_conversion(state, n, out, [&] { simd::quantize(in.data(), n, out, f); });
+}
+
+// What quantize from double was before its vector path: round_to_format on each double.
+template <class Code>
+void quantize_double_scalar_bench(benchmark::State& state, Format f) {
+  const std::size_t n = std::size_t(state.range(0));
+  const std::vector<double>& in = double_inputs(n, f);
+  Code* out = scratch<Code>(0, n);
+  time_conversion(state, n, out, [&] {
+    for (std::size_t i = 0; i < n; ++i) out[i] = Code(round_to_format(decode(in[i]), f));
+  });
+}
+
+void memcpy_double_bench(benchmark::State& state) {
+  const std::size_t n = std::size_t(state.range(0));
+  const double* in = double_inputs(n, FP32::format).data();
+  double* out = scratch<double>(0, n);
+  time_conversion(state, n, out, [&] { std::memcpy(out, in, n * sizeof(double)); });
+}
+
 template <class Code>
 void quantize_bench(benchmark::State& state, Format f) {
   const std::size_t n = std::size_t(state.range(0));
@@ -196,7 +238,12 @@ void register_format(const Named& named) {
     benchmark::RegisterBenchmark(("round_trip/" + name).c_str(), round_trip_bench, named.format)->Arg(n);
     benchmark::RegisterBenchmark(("quantize_then_dequantize/" + name).c_str(), quantize_then_dequantize_bench<Code>,
                                  named.format)->Arg(n);
+    benchmark::RegisterBenchmark(("quantize_from_double/" + name).c_str(), quantize_double_bench<Code>, named.format)
+        ->Arg(n);
   }
+  benchmark::RegisterBenchmark(("quantize_from_double_scalar/" + name).c_str(), quantize_double_scalar_bench<Code>,
+                               named.format)
+      ->Arg(kInCache);
   benchmark::RegisterBenchmark(("quantize_full_range/" + name).c_str(), quantize_full_range_bench<Code>, named.format)
       ->Arg(kInCache);
   const struct {
@@ -225,6 +272,7 @@ void register_format(const Named& named) {
 int register_all() {
   for (std::int64_t n : {std::int64_t(kInCache), std::int64_t(kOutOfCache)}) {
     benchmark::RegisterBenchmark("memcpy_fp32", memcpy_bench)->Arg(n);
+    benchmark::RegisterBenchmark("memcpy_fp64", memcpy_double_bench)->Arg(n);
     benchmark::RegisterBenchmark("native_f16c_fp16_from_float", native_f16c_bench)->Arg(n);
     benchmark::RegisterBenchmark("native_f16c_float_from_fp16", native_f16c_to_float_bench)->Arg(n);
     benchmark::RegisterBenchmark("native_avx512bf16_bf16_from_float", native_bf16_bench)->Arg(n);

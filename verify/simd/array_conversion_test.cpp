@@ -14,6 +14,7 @@
 #include <cstring>
 #include <algorithm>
 #include <stdexcept>
+#include <type_traits>
 #include <string>
 #include <vector>
 
@@ -337,6 +338,87 @@ TEST_P(ArrayConversion, RoundTripAndDoubleInput) {
   for (std::size_t i = 0; i < doubles.size(); ++i)
     double_log.check(std::uint32_t(i), std::uint32_t(round_to_format(decode(doubles[i]), f, Rounding::up, Overflow::saturate)),
                      codes[i]);
+}
+
+// Doubles that separate rounding the double from rounding a float made of it: for a
+// stride of codes, the value and its double neighbours, the midpoint to the next code
+// and points just beside it (mid * (1 +- 2^-30) rounds to the midpoint as a float to
+// nearest: the double rounding that rounding to odd avoids), both signs; the top of the
+// range and beyond fp32's (FLT_MAX and past it, 2^128, DBL_MAX), the bottom (float
+// subnormals, half of 2^-149, double subnormals), infinities, NaN payloads only
+// a double carries (low bits only: quiet or signalling), and random bit patterns.
+std::vector<double> double_inputs(const Format& f) {
+  std::vector<double> inputs;
+  auto add = [&](double x) {
+    inputs.push_back(x);
+    inputs.push_back(-x);
+  };
+  const std::uint64_t last = f.max_finite_magnitude();
+  const std::uint64_t stride = std::max<std::uint64_t>(1, last / 2048);
+  for (std::uint64_t code = 0; code < last; code += stride) {
+    const double a = from_bits(expected_float_bits(std::uint32_t(code), f));
+    const double b = from_bits(expected_float_bits(std::uint32_t(code + 1), f));
+    if (!std::isfinite(a) || !std::isfinite(b)) continue;
+    const double mid = (a + b) / 2;
+    for (double x : {a, std::nextafter(a, 1e300), std::nextafter(a, -1e300), mid, std::nextafter(mid, 1e300),
+                     std::nextafter(mid, -1e300), mid * (1 + 0x1p-30), mid * (1 - 0x1p-30), a * (1 + 0x1p-26)})
+      add(x);
+  }
+  const double top = from_bits(expected_float_bits(std::uint32_t(last), f));
+  const double flt_max = 3.4028234663852886e38;
+  for (double x : {top, std::nextafter(top, 1e300), top * (1 + 0x1p-30), flt_max, std::nextafter(flt_max, 1e300),
+                   flt_max * (1 + 0x1p-30), flt_max + 0x1p103, 0x1p128, 1e300, 1.7976931348623157e308,
+                   double(INFINITY), 0.0, 0x1p-149, 0x1p-150, 0x1p-150 * (1 + 0x1p-20), 0x1p-151, 0x1p-126,
+                   0x1p-126 * (1 - 0x1p-30), 1e-300, 4.9406564584124654e-324})
+    add(x);
+  for (std::uint64_t nan : {0x7FF8000000000000ull, 0x7FF0000000000001ull, 0x7FF0000020000000ull,
+                            0x7FF4000000000000ull, 0x7FFFFFFFFFFFFFFFull})
+    add(std::bit_cast<double>(nan));
+  std::uint64_t state = 0x9E3779B97F4A7C15ull;
+  for (int i = 0; i < 4096; ++i) {
+    state = state * 6364136223846793005ull + 1442695040888963407ull;
+    const std::uint64_t r = state ^ (state >> 29);
+    if (i % 4 == 0) {
+      inputs.push_back(std::bit_cast<double>(r));  // any pattern
+    } else {  // exponents over the format's range and a little beyond
+      const int low = f.min_normal_exponent() - f.mantissa_bits - 3, high = f.max_exponent() + 2;
+      const int exponent = low + int((r >> 52) % std::uint64_t(high - low + 1));
+      inputs.push_back(std::ldexp(1.0 + double(r & 0xFFFFFFFFFFFFFull) * 0x1p-52, exponent) * ((r >> 63) ? -1 : 1));
+    }
+  }
+  return inputs;
+}
+
+// quantize from double on every target, every deterministic direction and both
+// overflow policies, against round_to_format of the double itself; lengths that leave
+// a tail, with guard codes after the output that must stay untouched.
+TEST_P(ArrayConversion, DoubleInputMatchesScalarOnEveryTarget) {
+  const Format f = GetParam().format;
+  if (f.total_bits() > 32) GTEST_SKIP() << "formats of more than 32 bits have no array path";
+  const std::vector<double> in = double_inputs(f);
+  constexpr std::size_t guard = 19;
+  for (Rounding mode : kModes) {
+    for (Overflow policy : kPolicies) {
+      std::vector<std::uint32_t> expected(in.size());
+      for (std::size_t i = 0; i < in.size(); ++i) expected[i] = std::uint32_t(round_to_format(decode(in[i]), f, mode, policy));
+      for_each_target([&](const std::string& target) {
+        MismatchLog log{GetParam().name + " from double, " + mode_name(mode) + ", " + target};
+        auto check = [&](auto* codes) {
+          using Code = std::remove_pointer_t<decltype(codes)>;
+          std::vector<Code> out(in.size() + guard, Code(0xA5A5A5A5u));
+          for (std::size_t n : {in.size(), in.size() - 7, std::size_t{13}, std::size_t{1}}) {
+            std::fill(out.begin(), out.end(), Code(0xA5A5A5A5u));
+            simd::quantize(in.data(), n, out.data(), f, mode, policy);
+            for (std::size_t i = 0; i < n; ++i) log.check(std::uint32_t(i), expected[i], out[i]);
+            for (std::size_t i = n; i < out.size(); ++i) ASSERT_EQ(out[i], Code(0xA5A5A5A5u)) << "written at " << i;
+          }
+        };
+        if (f.total_bits() <= 8) check(static_cast<std::uint8_t*>(nullptr));
+        else if (f.total_bits() <= 16) check(static_cast<std::uint16_t*>(nullptr));
+        else check(static_cast<std::uint32_t*>(nullptr));
+      });
+    }
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(Formats, ArrayConversion, ::testing::ValuesIn(formats_under_test()),
