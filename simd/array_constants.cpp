@@ -62,6 +62,16 @@ bool double_input_via_float(const Format& f, Rounding mode) {
   return f.mantissa_bits <= 21 && f.min_normal_exponent() - f.mantissa_bits >= -147;
 }
 
+QuantizeConstants at_stream(QuantizeConstants c, RandomStream random) {
+  if (c.stochastic == 0) return c;
+  const softfloat::detail::RandomKeys keys =
+      softfloat::detail::random_keys(random.seed, std::uint32_t(random.offset >> 32));
+  c.random_k0 = keys.k0;
+  c.random_k1 = keys.k1;
+  c.counter_base = std::uint32_t(random.offset);
+  return c;
+}
+
 QuantizeConstants quantize_constants(const Format& f, Rounding mode, Overflow policy, RandomStream random) {
   QuantizeConstants c{};
   const int m = f.mantissa_bits;
@@ -104,11 +114,7 @@ QuantizeConstants quantize_constants(const Format& f, Rounding mode, Overflow po
     case Rounding::stochastic_equal: {
       // The increment is replaced by a random decision (quantize-inl.h).
       c.stochastic = mode == Rounding::stochastic ? 1 : 2;
-      const softfloat::detail::RandomKeys keys =
-          softfloat::detail::random_keys(random.seed, std::uint32_t(random.offset >> 32));
-      c.random_k0 = keys.k0;
-      c.random_k1 = keys.k1;
-      c.counter_base = std::uint32_t(random.offset);
+      c = at_stream(c, random);
       break;
     }
   }

@@ -144,5 +144,8 @@ bool double_input_via_float(const Format& format, Rounding mode);
 // those of every counter of the call.
 QuantizeConstants quantize_constants(const Format& format, Rounding mode, Overflow policy, RandomStream random = {});
 DequantizeConstants dequantize_constants(const Format& format);
+// The same constants drawing from `random` (the stochastic modes' keys and counter
+// base; other modes are returned as they are): for a call's later pieces.
+QuantizeConstants at_stream(QuantizeConstants constants, RandomStream random);
 
 }  // namespace softfloat::simd::detail

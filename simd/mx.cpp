@@ -90,29 +90,35 @@ RandomStream stream_at(const Options& options, std::size_t i) {
   return {options.random.seed, options.random.offset + i};
 }
 
+// The element rounding of a call, prepared once: the grid format, the call's rounding,
+// saturating overflow.
+sd::PreparedQuantize element_rounding(Element element, const Options& options) {
+  return sd::PreparedQuantize(element_format(element), options.rounding, Overflow::saturate);
+}
+
 // Rounds scaled[0, count) to the element kind and stores the codes of values [i, i + count)
 // of the array (i is a multiple of the packing group, so it starts on a byte boundary).
 void store_elements(const float* scaled, std::size_t count, std::size_t i, std::uint8_t* elements, Element element,
-                    const Format& grid, const Options& options) {
+                    const sd::PreparedQuantize& rounding, const Options& options) {
   if (element_bits(element) != 8) {
-    simd::quantize_packed(scaled, count, elements + element_bytes(element, i), element_bytes(element, count), grid,
-                          options.rounding, Overflow::saturate, stream_at(options, i));
+    sd::quantize_packed_prepared(rounding, element_bits(element), scaled, count,
+                                 elements + element_bytes(element, i), stream_at(options, i));
     return;
   }
-  sd::quantize_generic(scaled, count, elements + i, grid, options.rounding, Overflow::saturate, stream_at(options, i));
+  rounding(scaled, count, elements + i, stream_at(options, i));
   if (element == Element::int8) sign_magnitude_to_twos_complement(elements + i, count);
 }
 
 // The exact float of every element of values [i, i + count): the array conversions for the
 // float kinds, int8 -> float (exact) for MXINT8, whose 2^-6 goes into the scale factor.
 void load_elements(const std::uint8_t* elements, std::size_t i, std::size_t count, float* out, Element element,
-                   const Format& grid) {
+                   const sd::PreparedDequantize& decoding) {
   if (element == Element::int8) {
     for (std::size_t j = 0; j < count; ++j) out[j] = float(std::int8_t(elements[i + j]));
   } else if (element_bits(element) != 8) {
-    simd::dequantize_packed(elements + element_bytes(element, i), element_bytes(element, count), count, out, grid);
+    sd::dequantize_packed_prepared(decoding, element_bits(element), elements + element_bytes(element, i), count, out);
   } else {
-    sd::dequantize_generic(elements + i, count, out, grid);
+    decoding(elements + i, count, out);
   }
 }
 
@@ -120,7 +126,7 @@ void load_elements(const std::uint8_t* elements, std::size_t i, std::size_t coun
 void quantize_range(const float* in, std::size_t begin, std::size_t end, std::uint8_t* elements,
                     std::uint8_t* scales, Element element, const Options& options) {
   const std::size_t block_size = options.block_size;
-  const Format grid = element_format(element);
+  const sd::PreparedQuantize rounding = element_rounding(element, options);
   const sd::MxScaleConstants constants = sd::mx_scale_constants(element, options.rule);
   sd::ScopedDefaultFloatEnvironment environment;
   HWY_ALIGN float scaled[kChunk];
@@ -129,7 +135,7 @@ void quantize_range(const float* in, std::size_t begin, std::size_t end, std::ui
     for (std::size_t i = begin; i < end; i += step) {
       const std::size_t count = std::min(step, end - i);
       sd::mx_scale_blocks(in + i, count, block_size, constants, scaled, scales + i / block_size);
-      store_elements(scaled, count, i, elements, element, grid, options);
+      store_elements(scaled, count, i, elements, element, rounding, options);
     }
     return;
   }
@@ -142,24 +148,27 @@ void quantize_range(const float* in, std::size_t begin, std::size_t end, std::ui
       const std::size_t count = std::min(kChunk, block_end - i);
       if (scale.code == 0xFF) std::memset(scaled, 0, count * sizeof(float));  // element codes 0
       else sd::mx_multiply(in + i, count, scale.factor, scaled);
-      store_elements(scaled, count, i, elements, element, grid, options);
+      store_elements(scaled, count, i, elements, element, rounding, options);
     }
   }
 }
 
 // Fake quantization of values [begin, end), begin a multiple of the block size: the
-// scaled values of a chunk rounded to the element grid in place (simd::round_trip, which
-// gives the grid's exact values, MXINT8's k / 64 included), then times 2^s.
+// scaled values of a chunk rounded to the element grid and decoded again in place (the
+// grid's exact values, MXINT8's k / 64 included), then times 2^s.
 void round_trip_range(const float* in, std::size_t begin, std::size_t end, float* out, Element element,
                       const Options& options) {
   const std::size_t block_size = options.block_size;
-  const Format grid = element_format(element);
+  const sd::PreparedQuantize rounding = element_rounding(element, options);
+  const sd::PreparedDequantize decoding(element_format(element));
   const sd::MxScaleConstants constants = sd::mx_scale_constants(element, options.rule);
   sd::ScopedDefaultFloatEnvironment environment;
   HWY_ALIGN float scaled[kChunk];
   std::uint8_t scale_codes[kChunk];
+  std::uint8_t codes[kChunk];
   auto round = [&](std::size_t i, std::size_t count) {
-    sd::round_trip_generic(scaled, count, scaled, grid, options.rounding, Overflow::saturate, stream_at(options, i));
+    rounding(scaled, count, codes, stream_at(options, i));
+    decoding(codes, count, scaled);
     // MXINT8 stores two's complement, which has no -0: x + 0 turns -0 into +0 and keeps
     // every other value (round to nearest, pinned above).
     if (element == Element::int8)
@@ -194,14 +203,14 @@ void round_trip_range(const float* in, std::size_t begin, std::size_t end, float
 void dequantize_range(const std::uint8_t* elements, const std::uint8_t* scales, std::size_t begin, std::size_t end,
                       float* out, Element element, const Options& options) {
   const std::size_t block_size = options.block_size;
-  const Format grid = element_format(element);
+  const sd::PreparedDequantize decoding(element_format(element));
   const int exponent_offset = element == Element::int8 ? -6 : 0;
   sd::ScopedDefaultFloatEnvironment environment;
   if (block_size <= kChunk) {
     const std::size_t step = kChunk / block_size * block_size;
     for (std::size_t i = begin; i < end; i += step) {
       const std::size_t count = std::min(step, end - i);
-      load_elements(elements, i, count, out + i, element, grid);
+      load_elements(elements, i, count, out + i, element, decoding);
       sd::mx_apply_scales(out + i, count, block_size, scales + i / block_size, exponent_offset);
     }
     return;
@@ -210,7 +219,7 @@ void dequantize_range(const std::uint8_t* elements, const std::uint8_t* scales, 
     const std::size_t block_end = std::min(end, block + block_size);
     for (std::size_t i = block; i < block_end; i += kChunk) {
       const std::size_t count = std::min(kChunk, block_end - i);
-      load_elements(elements, i, count, out + i, element, grid);
+      load_elements(elements, i, count, out + i, element, decoding);
       // The piece lies in one block: handed over as one block of `count` values.
       sd::mx_apply_scales(out + i, count, count, scales + block / block_size, exponent_offset);
     }

@@ -91,15 +91,14 @@ void unpack_groups(int width, const std::uint8_t* in, std::size_t count, std::ui
   }
 }
 
-// Values [begin, end) of the array; begin is a multiple of kBlock's divisor 4, so it
-// starts on a byte boundary.
-void quantize_packed_range(const float* in, std::size_t begin, std::size_t end, std::uint8_t* out, int width,
-                           const Format& format, Rounding mode, Overflow policy, RandomStream random) {
+// n values packed into out[0, bytes_for(width, n)) through `rounding`, a stack block
+// of codes at a time.
+void quantize_packed_block(const detail::PreparedQuantize& rounding, int width, const float* in, std::size_t n,
+                           std::uint8_t* out, RandomStream random) {
   std::uint8_t codes[kBlock];
-  for (std::size_t i = begin; i < end; i += kBlock) {
-    const std::size_t count = std::min(kBlock, end - i);
-    detail::quantize_generic(in + i, count, codes, format, mode, policy,
-                             RandomStream{random.seed, random.offset + i});
+  for (std::size_t i = 0; i < n; i += kBlock) {
+    const std::size_t count = std::min(kBlock, n - i);
+    rounding(in + i, count, codes, RandomStream{random.seed, random.offset + i});
     const std::size_t group = width == 4 ? 2 : 4;
     const std::size_t whole = count / group * group;
     std::uint8_t* block_out = out + bytes_for(width, i);
@@ -113,11 +112,11 @@ void quantize_packed_range(const float* in, std::size_t begin, std::size_t end, 
   }
 }
 
-void dequantize_packed_range(const std::uint8_t* in, std::size_t begin, std::size_t end, float* out, int width,
-                             const Format& format) {
+void dequantize_packed_block(const detail::PreparedDequantize& decoding, int width, const std::uint8_t* in,
+                             std::size_t n, float* out) {
   std::uint8_t codes[kBlock];
-  for (std::size_t i = begin; i < end; i += kBlock) {
-    const std::size_t count = std::min(kBlock, end - i);
+  for (std::size_t i = 0; i < n; i += kBlock) {
+    const std::size_t count = std::min(kBlock, n - i);
     const std::size_t group = width == 4 ? 2 : 4;
     const std::size_t whole = count / group * group;
     const std::uint8_t* block_in = in + bytes_for(width, i);
@@ -129,7 +128,7 @@ void dequantize_packed_range(const std::uint8_t* in, std::size_t begin, std::siz
       unpack_groups(width, last_bytes, group, last_codes);
       std::memcpy(codes + whole, last_codes, count - whole);
     }
-    detail::dequantize_generic(codes, count, out + i, format);
+    decoding(codes, count, out + i);
   }
 }
 
@@ -144,8 +143,12 @@ void quantize_packed(const float* in, std::size_t n, std::uint8_t* out, std::siz
   const int width = packed_width(format, "quantize_packed");
   check_buffers(in, out, n, out_bytes, bytes_for(width, n), "quantize_packed", "output");
   if (n == 0) return;
+  const detail::PreparedQuantize rounding(format, mode, policy);
+  // Thread blocks start at multiples of kBlock, a multiple of both group sizes, so each
+  // starts on a byte boundary.
   detail::parallel_for(n, kBlock, [&](std::size_t begin, std::size_t end) {
-    quantize_packed_range(in, begin, end, out, width, format, mode, policy, random);
+    quantize_packed_block(rounding, width, in + begin, end - begin, out + bytes_for(width, begin),
+                          RandomStream{random.seed, random.offset + begin});
   });
 }
 
@@ -154,9 +157,22 @@ void dequantize_packed(const std::uint8_t* in, std::size_t in_bytes, std::size_t
   const int width = packed_width(format, "dequantize_packed");
   check_buffers(out, in, n, in_bytes, bytes_for(width, n), "dequantize_packed", "input");
   if (n == 0) return;
+  const detail::PreparedDequantize decoding(format);
   detail::parallel_for(n, kBlock, [&](std::size_t begin, std::size_t end) {
-    dequantize_packed_range(in, begin, end, out, width, format);
+    dequantize_packed_block(decoding, width, in + bytes_for(width, begin), end - begin, out + begin);
   });
 }
 
+namespace detail {
+
+void quantize_packed_prepared(const PreparedQuantize& rounding, int width, const float* in, std::size_t n,
+                              std::uint8_t* out, RandomStream random) {
+  quantize_packed_block(rounding, width, in, n, out, random);
+}
+void dequantize_packed_prepared(const PreparedDequantize& decoding, int width, const std::uint8_t* in, std::size_t n,
+                                float* out) {
+  dequantize_packed_block(decoding, width, in, n, out);
+}
+
+}  // namespace detail
 }  // namespace softfloat::simd

@@ -148,18 +148,27 @@ void for_each_counter_block(std::size_t n, const RandomStream& random, Rounding 
   }
 }
 
-// The generic algorithm through `convert`, a per-target entry point (the dispatched
-// one, or one target's for the tests), in pieces that share their counters' high half.
+// The vector algorithm through `convert`, a per-target entry point (the dispatched one,
+// or one target's for the tests), with the constants `base` of the call's format,
+// direction and policy, in pieces that share their random counters' high half.
+template <class Code, class Convert>
+void quantize_vector(Convert convert, const float* in, std::size_t n, Code* out, const QuantizeConstants& base,
+                     Rounding mode, const RandomStream& random) {
+  ScopedDefaultFloatEnvironment environment;
+  for_each_counter_block(n, random, mode, [&](std::size_t begin, std::size_t end) {
+    convert(in + begin, end - begin, out + begin, at_stream(base, advanced(random, begin)));
+  });
+}
+
+// The generic algorithm through `convert`: fp32 copied, the formats and modes outside
+// the vector algorithm by the scalar loop.
 template <class Code, class Convert>
 void quantize_through(Convert convert, const float* in, std::size_t n, Code* out, const Format& format,
                       Rounding mode, Overflow policy, const RandomStream& random) {
   if (n == 0) return;
   if (is_fp32(format) && sizeof(Code) == 4) return copy_fp32(in, n, out, policy);
   if (!quantize_supported(format, mode)) return quantize_scalar_loop(in, n, out, format, mode, policy, random);
-  ScopedDefaultFloatEnvironment environment;
-  for_each_counter_block(n, random, mode, [&](std::size_t begin, std::size_t end) {
-    convert(in + begin, end - begin, out + begin, quantize_constants(format, mode, policy, advanced(random, begin)));
-  });
+  quantize_vector(convert, in, n, out, quantize_constants(format, mode, policy), mode, random);
 }
 
 template <class Code>
@@ -269,14 +278,15 @@ bool fused_round_trip(const Format& format, Rounding mode, Overflow policy) {
 }
 
 // The fused loop through `convert` (the dispatched entry or one target's), in pieces
-// that share their random counters' high half, as quantize_through does.
+// that share their random counters' high half, as quantize_vector does.
 template <class Convert>
 void round_trip_through(Convert convert, const float* in, std::size_t n, float* out, const Format& format,
                         Rounding mode, Overflow policy, const RandomStream& random) {
   ScopedDefaultFloatEnvironment environment;
+  const QuantizeConstants encode_constants = quantize_constants(format, mode, policy);
   const DequantizeConstants decode_constants = dequantize_constants(format);
   for_each_counter_block(n, random, mode, [&](std::size_t begin, std::size_t end) {
-    convert(in + begin, end - begin, out + begin, quantize_constants(format, mode, policy, advanced(random, begin)),
+    convert(in + begin, end - begin, out + begin, at_stream(encode_constants, advanced(random, begin)),
             decode_constants);
   });
 }
@@ -337,6 +347,51 @@ void round_trip_generic(const float* in, std::size_t n, float* out, const Format
   else if (format.total_bits() <= 16) round_trip_pieces<std::uint16_t>(in, n, out, format, mode, policy, random, true);
   else round_trip_pieces<std::uint32_t>(in, n, out, format, mode, policy, random, true);
 }
+
+PreparedQuantize::PreparedQuantize(const Format& format, Rounding mode, Overflow policy)
+    : format_(format), mode_(mode), policy_(policy), constants_{} {
+  if (is_fp32(format)) path_ = Path::copy_fp32;
+  else if (!quantize_supported(format, mode)) path_ = Path::scalar;
+  else path_ = Path::vector, constants_ = quantize_constants(format, mode, policy);
+}
+
+template <class Code>
+void PreparedQuantize::convert(const float* in, std::size_t n, Code* out, const RandomStream& random) const {
+  if (n == 0) return;
+  if (path_ == Path::vector) {
+    const auto dispatched = [](const float* i, std::size_t count, Code* o, const QuantizeConstants& c) {
+      dispatch_quantize(i, count, o, c);
+    };
+    return quantize_vector(dispatched, in, n, out, constants_, mode_, random);
+  }
+  if (path_ == Path::copy_fp32 && sizeof(Code) == 4) return copy_fp32(in, n, out, policy_);
+  quantize_scalar_loop(in, n, out, format_, mode_, policy_, random);
+}
+
+void PreparedQuantize::operator()(const float* in, std::size_t n, std::uint8_t* out, RandomStream random) const {
+  convert(in, n, out, random);
+}
+void PreparedQuantize::operator()(const float* in, std::size_t n, std::uint16_t* out, RandomStream random) const {
+  convert(in, n, out, random);
+}
+void PreparedQuantize::operator()(const float* in, std::size_t n, std::uint32_t* out, RandomStream random) const {
+  convert(in, n, out, random);
+}
+
+PreparedDequantize::PreparedDequantize(const Format& format)
+    : format_(format), vector_(dequantize_supported(format)), constants_{} {
+  if (vector_) constants_ = dequantize_constants(format);
+}
+
+template <class Code>
+void PreparedDequantize::convert(const Code* in, std::size_t n, float* out) const {
+  if (vector_) dispatch_dequantize(in, n, out, constants_);
+  else dequantize_generic_impl(in, n, out, format_);
+}
+
+void PreparedDequantize::operator()(const std::uint8_t* in, std::size_t n, float* out) const { convert(in, n, out); }
+void PreparedDequantize::operator()(const std::uint16_t* in, std::size_t n, float* out) const { convert(in, n, out); }
+void PreparedDequantize::operator()(const std::uint32_t* in, std::size_t n, float* out) const { convert(in, n, out); }
 
 void quantize_generic(const float* in, std::size_t n, std::uint8_t* out, const Format& format, Rounding mode,
                       Overflow policy, RandomStream random) {
