@@ -1,12 +1,15 @@
 // A row-major matrix of format codes as the matmul paths see it: where row i starts,
-// and how to decode a run of its codes to fp32. The decoding is simd::dequantize, so
-// every path reads the same fp32 values, and the kernels that consume them never
-// learn which format they came from.
+// and how to decode a run of its codes to fp32. The decoding is simd::dequantize's
+// (prepared once per matrix: packing decodes short runs, and the public function
+// would check its arguments and rebuild its constants on each), so every path reads
+// the same fp32 values, and the kernels that consume them never learn which format
+// they came from.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
 
+#include "simd/array_paths.hpp"
 #include "softfloat/format.hpp"
 #include "softfloat/matmul.hpp"
 
@@ -14,7 +17,7 @@ namespace softfloat::matmul_detail {
 
 class CodeMatrix {
  public:
-  explicit CodeMatrix(const detail::MatmulOperand& operand) : operand_(operand) {}
+  explicit CodeMatrix(const detail::MatmulOperand& operand) : operand_(operand), decoding_(operand.format) {}
 
   const Format& format() const { return operand_.format; }
   std::size_t code_bytes() const { return operand_.code_bytes; }
@@ -28,7 +31,7 @@ class CodeMatrix {
   CodeMatrix from_column(std::size_t column) const {
     detail::MatmulOperand part = operand_;
     part.codes = row_codes(0) + column * operand_.code_bytes;
-    return CodeMatrix(part);
+    return CodeMatrix(part, decoding_);
   }
 
   // out[0, count) = the values of codes (row, column .. column + count - 1).
@@ -38,7 +41,10 @@ class CodeMatrix {
   void decode_table(float table[256]) const;
 
  private:
+  CodeMatrix(const detail::MatmulOperand& operand, const simd::detail::PreparedDequantize& decoding)
+      : operand_(operand), decoding_(decoding) {}
   detail::MatmulOperand operand_;
+  simd::detail::PreparedDequantize decoding_;
 };
 
 }  // namespace softfloat::matmul_detail
