@@ -17,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "simd/array_paths.hpp"
 #include "simd/float_environment.hpp"
 #include "simd/mx_kernels.hpp"
 #include "softfloat/arithmetic.hpp"
@@ -106,6 +107,8 @@ TensorScales native_tensor_scales(float amax) {
   return {s_enc, 1.0f / s_enc};
 }
 
+namespace sd = softfloat::simd::detail;
+
 constexpr std::size_t kChunk = 2048;  // values per stack buffer: a multiple of 16
 constexpr std::size_t kChunkBlocks = kChunk / kBlockSize;
 
@@ -189,6 +192,10 @@ void quantize(const float* in, std::size_t n, std::uint8_t* elements, std::size_
   alignas(64) float scaled[kChunk];
   float block_values[kChunkBlocks];
   std::uint8_t* chunk_scales = nullptr;
+  // The conversions of every chunk, prepared once (simd/array_paths.hpp).
+  const sd::PreparedQuantize scale_rounding(E4M3::format, Rounding::nearest_even, Overflow::saturate);
+  const sd::PreparedDequantize scale_decoding(E4M3::format);
+  const sd::PreparedQuantize element_rounding(E2M1::format, rounding, Overflow::saturate);
   for (std::size_t i = 0; i < n; i += kChunk) {
     const std::size_t count = std::min(kChunk, n - i);
     const std::size_t blocks = (count + kBlockSize - 1) / kBlockSize;
@@ -200,8 +207,8 @@ void quantize(const float* in, std::size_t n, std::uint8_t* elements, std::size_
       any_special |= special;
       block_values[b] = special ? 0.0f : std::bit_cast<float>(maxima[b]) * per_block;
     }
-    simd::quantize(block_values, blocks, chunk_scales, E4M3::format, Rounding::nearest_even, Overflow::saturate);
-    simd::dequantize(chunk_scales, blocks, block_values, E4M3::format);
+    scale_rounding(block_values, blocks, chunk_scales);
+    scale_decoding(chunk_scales, blocks, block_values);
     for (std::size_t b = 0; b < blocks; ++b)  // the factors, in place of the scale values
       block_values[b] = std::fmin(1.0f / (block_values[b] * tensor.s_dec), kFloatMax);
     simd::detail::mx_multiply_blocks(in + i, count, kBlockSize, block_values, scaled);
@@ -213,8 +220,8 @@ void quantize(const float* in, std::size_t n, std::uint8_t* elements, std::size_
         std::memset(scaled + begin, 0, std::min(kBlockSize, count - begin) * sizeof(float));
       }
     }
-    simd::quantize_packed(scaled, count, elements + i / 2, element_bytes(count), E2M1::format, rounding,
-                          Overflow::saturate, RandomStream{random.seed, random.offset + i});
+    sd::quantize_packed_prepared(element_rounding, 4, scaled, count, elements + i / 2,
+                                 RandomStream{random.seed, random.offset + i});
   }
 }
 
@@ -223,11 +230,13 @@ void dequantize(const std::uint8_t* elements, std::size_t element_bytes_have, co
   check_dequantize("dequantize", elements, element_bytes_have, scales, scale_count_have, n, out);
   simd::detail::ScopedDefaultFloatEnvironment environment;
   float factors[kChunkBlocks];
+  const sd::PreparedDequantize element_decoding(E2M1::format);
+  const sd::PreparedDequantize scale_decoding(E4M3::format);
   for (std::size_t i = 0; i < n; i += kChunk) {
     const std::size_t count = std::min(kChunk, n - i);
     const std::size_t blocks = (count + kBlockSize - 1) / kBlockSize;
-    simd::dequantize_packed(elements + i / 2, element_bytes(count), count, out + i, E2M1::format);
-    simd::dequantize(scales + i / kBlockSize, blocks, factors, E4M3::format);
+    sd::dequantize_packed_prepared(element_decoding, 4, elements + i / 2, count, out + i);
+    scale_decoding(scales + i / kBlockSize, blocks, factors);
     for (std::size_t b = 0; b < blocks; ++b) factors[b] = (factors[b] * tensor_amax) * kOneOver2688;
     simd::detail::mx_multiply_blocks(out + i, count, kBlockSize, factors, out + i);
     // A NaN scale or amax, or an infinite factor (0 * infinity): NaN results become the
