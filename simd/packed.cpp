@@ -1,12 +1,22 @@
 // Densely packed arrays of 4- and 6-bit codes (softfloat/simd.hpp, quantize_packed and
 // dequantize_packed). Each block of values goes through the byte-per-code vector path
-// into a buffer on the stack and is then packed (or unpacked) by a plain loop, which
-// the compiler vectorises where it can:
+// into a buffer on the stack and is then packed (or unpacked): 4-bit codes by a plain
+// loop, which the compiler vectorises, 6-bit codes by the per-target byte shuffles of
+// packing-inl.h:
 //   4 bits: two codes a byte, element 0 in the low nibble: byte = c0 | c1 << 4
 //   6 bits: a little-endian bit stream, four codes in three bytes:
 //           v = c0 | c1 << 6 | c2 << 12 | c3 << 18, bytes v, v >> 8, v >> 16
 // A partial last group is padded with zero codes, and only packed_size(n) bytes are
 // written, so the unused high bits of the last byte are zero.
+// Highway compiles this file once per target, re-including packing-inl.h each time.
+#undef HWY_TARGET_INCLUDE
+#define HWY_TARGET_INCLUDE "simd/packed.cpp"
+#include <hwy/foreach_target.h>  // IWYU pragma: keep
+#include <hwy/highway.h>
+
+#include "simd/packing-inl.h"
+
+#if HWY_ONCE
 #include <algorithm>
 #include <cstring>
 #include <stdexcept>
@@ -18,6 +28,19 @@
 #include "softfloat/simd.hpp"
 
 namespace softfloat::simd {
+namespace detail {
+namespace {
+HWY_EXPORT(PackCodes6);
+HWY_EXPORT(UnpackCodes6);
+void pack_codes6(const std::uint8_t* codes, std::size_t count, std::uint8_t* out) {
+  HWY_DYNAMIC_DISPATCH(PackCodes6)(codes, count, out);
+}
+void unpack_codes6(const std::uint8_t* in, std::size_t count, std::uint8_t* codes) {
+  HWY_DYNAMIC_DISPATCH(UnpackCodes6)(in, count, codes);
+}
+}  // namespace
+}  // namespace detail
+
 namespace {
 
 // Values per stack block: a multiple of every group size (2, 4) and vector length.
@@ -64,13 +87,7 @@ void pack_groups(int width, const std::uint8_t* codes, std::size_t count, std::u
       out[i] = std::uint8_t(codes[2 * i] | codes[2 * i + 1] << 4);
     return;
   }
-  for (std::size_t i = 0; i < count / 4; ++i) {
-    const std::uint32_t v = std::uint32_t(codes[4 * i]) | std::uint32_t(codes[4 * i + 1]) << 6 |
-                            std::uint32_t(codes[4 * i + 2]) << 12 | std::uint32_t(codes[4 * i + 3]) << 18;
-    out[3 * i] = std::uint8_t(v);
-    out[3 * i + 1] = std::uint8_t(v >> 8);
-    out[3 * i + 2] = std::uint8_t(v >> 16);
-  }
+  detail::pack_codes6(codes, count, out);
 }
 
 void unpack_groups(int width, const std::uint8_t* in, std::size_t count, std::uint8_t* codes) {
@@ -81,14 +98,7 @@ void unpack_groups(int width, const std::uint8_t* in, std::size_t count, std::ui
     }
     return;
   }
-  for (std::size_t i = 0; i < count / 4; ++i) {
-    const std::uint32_t v = std::uint32_t(in[3 * i]) | std::uint32_t(in[3 * i + 1]) << 8 |
-                            std::uint32_t(in[3 * i + 2]) << 16;
-    codes[4 * i] = v & 0x3F;
-    codes[4 * i + 1] = (v >> 6) & 0x3F;
-    codes[4 * i + 2] = (v >> 12) & 0x3F;
-    codes[4 * i + 3] = v >> 18;
-  }
+  detail::unpack_codes6(in, count, codes);
 }
 
 // n values packed into out[0, bytes_for(width, n)) through `rounding`, a stack block
@@ -176,3 +186,4 @@ void dequantize_packed_prepared(const PreparedDequantize& decoding, int width, c
 
 }  // namespace detail
 }  // namespace softfloat::simd
+#endif  // HWY_ONCE
