@@ -150,8 +150,8 @@ QuantizeConstants quantize_constants(const Format& f, Rounding mode, Overflow po
   c.fast_span = (nearest && c.rare_at > c.fast_low) ? c.rare_at - c.fast_low : 0;
   c.fast_abs_mask = f.is_signed ? 0x7FFFFFFFu : all_ones;
   c.fast_lsb_mask = m > 0 ? 1u : 0u;
-  c.fast_add = ((std::uint32_t{1} << (c.mantissa_shift - 1)) - 1) + (m > 0 ? 0u : 1u) +
-               (std::uint32_t(f.bias - 127) << 23);
+  c.fast_half = ((std::uint32_t{1} << (c.mantissa_shift - 1)) - 1) + (m > 0 ? 0u : 1u);
+  c.fast_add = c.fast_half + (std::uint32_t(f.bias - 127) << 23);
   // The stochastic fast path takes the same lanes: below 2^max_exponent rounding away
   // from zero reaches at most the max binade's first code, never an overflow.
   c.stochastic_fast_span = (c.stochastic != 0 && c.rare_at > c.fast_low) ? c.rare_at - c.fast_low : 0;
@@ -221,7 +221,6 @@ DequantizeConstants dequantize_constants(const Format& f) {
   const softfloat::detail::FastFloatPath fast = softfloat::detail::fast_float_path(f);
   c.fast_low = fast.usable ? fast.normal_low : 0;
   c.fast_span = fast.usable ? fast.normal_span : 0;
-  c.float_sign_mask = f.is_signed ? 0x80000000u : 0;
   return c;
 }
 

@@ -45,6 +45,9 @@ struct QuantizeConstants {
   std::uint32_t fast_abs_mask;
   std::uint32_t fast_add;
   std::uint32_t fast_lsb_mask;
+  // fast_add without the exponent's rebias ((bias - 127) << 23): the rounding increment
+  // alone, for round_trip, whose fast path stays in fp32's exponent.
+  std::uint32_t fast_half;
   // Nearest-even middle path, for a vector whose lanes are all finite (t < middle_end =
   // 0x7F800000; 0 turns it off): normal lanes as in the fast path; lanes in the
   // format's subnormal range (t < fast_low) by one float addition, bits(|x| +
@@ -120,7 +123,6 @@ struct DequantizeConstants {
   // (softfloat/fast_conversion.hpp, fast_float_path); fast_span = 0 turns it off.
   std::uint32_t fast_low;
   std::uint32_t fast_span;
-  std::uint32_t float_sign_mask;  // 0x80000000 for signed formats: the code's sign lands there
 };
 
 // Whether the generic vector algorithm handles the format: at most 32 bits of

@@ -271,8 +271,7 @@ HWY_INLINE VU QuantizeStochasticVector(const QuantizeConstants& c, VU u, VU rand
 // the fast path and its branch (the caller's choice, see QuantizeVectors);
 // `fast_failures` counts the vectors that could not take the fast path, without a
 // branch.
-// The fast path hands the sink `sum`, whose bits above mantissa_shift are the code's
-// magnitude (sink.Rounded); the other paths hand it the codes.
+// The fast path hands the sink t + lsb (sink.Rounded), the other paths the codes.
 template <bool kMiddleFirst, class Sink>
 HWY_INLINE void QuantizeNearestVector(const QuantizeConstants& c, VU u, std::size_t& fast_failures, const Sink& sink,
                                       std::size_t i) {
@@ -283,23 +282,23 @@ HWY_INLINE void QuantizeNearestVector(const QuantizeConstants& c, VU u, std::siz
   if constexpr (!kMiddleFirst) {
     if (HWY_LIKELY(all_normal)) {
       const VU lsb = hn::And(hn::ShiftRightSame(t, int(c.mantissa_shift)), hn::Set(du, c.fast_lsb_mask));
-      return sink.Rounded(c, i, hn::Add(hn::Add(t, lsb), hn::Set(du, c.fast_add)), u);
+      return sink.Rounded(c, i, hn::Add(t, lsb), u);
     }
   }
   if (HWY_LIKELY(hn::AllTrue(du, hn::Lt(t, hn::Set(du, c.middle_end))))) return sink(i, QuantizeMiddle(c, u, t));
   sink(i, QuantizeVector<Path::kNearestEven>(c, u, u));
 }
 
-// The codes of the fast path from its sum: the magnitude shifted down, the sign moved
-// down from bit 31.
-HWY_INLINE VU FastPathCodes(const QuantizeConstants& c, VU sum, VU u) {
+// The codes of the fast path from t + lsb: the magnitude rounded and shifted down, the
+// sign moved down from bit 31.
+HWY_INLINE VU FastPathCodes(const QuantizeConstants& c, VU t_lsb, VU u) {
   const DU du;
   const VU sign = hn::And(hn::ShiftRightSame(u, int(c.sign_shift)), hn::Set(du, c.sign_bit));
-  return hn::Or(hn::ShiftRightSame(sum, int(c.mantissa_shift)), sign);
+  return hn::Or(hn::ShiftRightSame(hn::Add(t_lsb, hn::Set(du, c.fast_add)), int(c.mantissa_shift)), sign);
 }
 
 // Where each vector of codes goes: sink(i, codes) for elements [i, i + lanes) of the
-// call's input, or sink.Rounded(c, i, sum, u) from the nearest-even fast path.
+// call's input, or sink.Rounded(c, i, t_lsb, u) from the nearest-even fast path.
 // StoreAsCodes stores them (quantize); StoreAsFloats (below, beside DequantizeVector)
 // turns them into the format's values in registers and stores the floats (round_trip:
 // one pass over the memory, no code buffer). The input is not restrict: round_trip may
@@ -308,8 +307,8 @@ template <class Code>
 struct StoreAsCodes {
   Code* HWY_RESTRICT out;
   HWY_INLINE void operator()(std::size_t i, VU codes) const { StoreCodes(codes, out + i); }
-  HWY_INLINE void Rounded(const QuantizeConstants& c, std::size_t i, VU sum, VU u) const {
-    StoreCodes(FastPathCodes(c, sum, u), out + i);
+  HWY_INLINE void Rounded(const QuantizeConstants& c, std::size_t i, VU t_lsb, VU u) const {
+    StoreCodes(FastPathCodes(c, t_lsb, u), out + i);
   }
   // The tail goes through a padded buffer, so that nothing outside out[0, n) is written.
   using Padded = Code;
@@ -606,11 +605,12 @@ HWY_INLINE void DequantizeLoop(const Code* HWY_RESTRICT in, std::size_t n, float
 }
 
 // round_trip's sink: the codes decoded in registers and stored as floats. From the
-// fast path's sum no code is formed: its value is (sum with the low mantissa_shift bits
-// cleared) + exponent_adjust, the float's own sign kept, since decoding the normal code
-// sum >> shift shifts it back up and adds exponent_adjust = (127 - bias) << 23, the
-// negative of the (bias - 127) << 23 in fast_add (the bf16 rounding trick, for every
-// format).
+// fast path no code is formed: the value is |x| rounded in fp32's own bits, (t + lsb +
+// fast_half) with the low mantissa_shift bits cleared, and the float's sign (an
+// unsigned format's fast path has positive lanes only). Decoding the code would give
+// the same bits: the code is (t + lsb + fast_half + rebias) >> shift, and decoding
+// shifts it back and subtracts the rebias ((bias - 127) << 23) again (the bf16
+// rounding trick, for every format).
 struct StoreAsFloats {
   const DequantizeConstants& c;
   float* out;  // may be the input
@@ -618,12 +618,11 @@ struct StoreAsFloats {
     const DF df;
     hn::StoreU(hn::BitCast(df, DequantizeVector(c, codes)), df, out + i);
   }
-  HWY_INLINE void Rounded(const QuantizeConstants& q, std::size_t i, VU sum, VU u) const {
+  HWY_INLINE void Rounded(const QuantizeConstants& q, std::size_t i, VU t_lsb, VU u) const {
     const DU du;
     const DF df;
-    const VU kept = hn::AndNot(hn::Set(du, (1u << q.mantissa_shift) - 1), sum);
-    const VU bits = hn::Or(hn::Add(kept, hn::Set(du, c.exponent_adjust)), hn::And(u, hn::Set(du, c.float_sign_mask)));
-    hn::StoreU(hn::BitCast(df, bits), df, out + i);
+    const VU rounded = hn::AndNot(hn::Set(du, (1u << q.mantissa_shift) - 1), hn::Add(t_lsb, hn::Set(du, q.fast_half)));
+    hn::StoreU(hn::BitCast(df, hn::Or(rounded, hn::And(u, hn::Set(du, 0x80000000u)))), df, out + i);
   }
   using Padded = float;
   StoreAsFloats At(Padded* buffer) const { return {c, buffer}; }
