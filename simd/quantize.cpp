@@ -410,6 +410,16 @@ void check_span_lengths(std::size_t in, std::size_t out) {
                                 " elements for an input of " + std::to_string(in));
 }
 
+// What the AVX512-BF16 shortcut converts its blocks with a flushed or NaN lane by
+// (hardware_shortcuts.hpp). The constants are the same for every call, so they are
+// derived once; the environment matters to the middle path's float addition.
+void bf16_from_float_generic(const float* in, std::size_t n, std::uint16_t* out) {
+  static const QuantizeConstants constants =
+      quantize_constants(bf16_format, Rounding::nearest_even, Overflow::standard);
+  ScopedDefaultFloatEnvironment environment;
+  dispatch_quantize(in, n, out, constants);
+}
+
 }  // namespace detail
 
 void quantize(const float* in, std::size_t n, std::uint8_t* out, const Format& format, Rounding mode,
