@@ -27,10 +27,42 @@ bool common_range_checks(const Format& f) {
   return f.valid() && f.total_bits() <= 32 && f.mantissa_bits <= 22 && f.max_exponent() <= 127;
 }
 
-// The code of the positive float with bits `a`, by the scalar definition.
-std::uint64_t scalar_code(std::uint32_t a, const Format& f, Rounding mode, Overflow policy) {
-  return round_to_format(decode(std::bit_cast<float>(a)), f, mode, policy);
+// The special-value constants are answers of the one rounding routine, not restated
+// format conventions: the code round_to_format() gives a representative input, or the
+// fp32 bits it gives a code. What each constant asks is noted where it is set.
+
+// The code of the float with bits `a`.
+std::uint32_t code_of_float(std::uint32_t a, const Format& f, Rounding mode, Overflow policy) {
+  return std::uint32_t(round_to_format(decode(std::bit_cast<float>(a)), f, mode, policy));
 }
+
+// The fp32 bits of `code`: what dequantize must give it.
+std::uint32_t float_bits_of(std::uint64_t code, const Format& f) {
+  return std::uint32_t(round_to_format(decode(code, f), binary32_format));
+}
+
+// +-2^(max_exponent + 1), the power of two above the largest binade: exact in every
+// rounding, so its code is the overflow code of its sign (for an unsigned format the
+// negative one is the code of negative input).
+ExactValue past_the_top(const Format& f, bool negative) {
+  ExactValue x;
+  x.kind = ValueClass::finite;
+  x.negative = negative;
+  x.significand = 1;
+  x.exponent = f.max_exponent() + 1;
+  return x;
+}
+
+// The largest finite magnitude: what a value past the top saturates to.
+std::uint32_t max_finite_of(const Format& f) {
+  return std::uint32_t(round_to_format(past_the_top(f, false), f, Rounding::nearest_even, Overflow::saturate));
+}
+
+constexpr std::uint32_t fp32_sign = 0x80000000u;
+constexpr std::uint32_t fp32_infinity = 0x7F800000u;
+constexpr std::uint32_t fp32_quiet_nan = 0x7FC00000u;  // quiet, no payload below the quiet bit
+constexpr std::uint32_t fp32_nan_all_payload = 0x7FFFFFFFu;
+constexpr std::uint32_t fp32_minus_one = 0xBF800000u;
 
 }  // namespace
 
@@ -72,7 +104,10 @@ QuantizeConstants at_stream(QuantizeConstants c, RandomStream random) {
   return c;
 }
 
-QuantizeConstants quantize_constants(const Format& f, Rounding mode, Overflow policy, RandomStream random) {
+namespace {
+
+// Everything but the random keys (quantize_constants adds them).
+QuantizeConstants derive_quantize_constants(const Format& f, Rounding mode, Overflow policy) {
   QuantizeConstants c{};
   const int m = f.mantissa_bits;
   const int emin = f.min_normal_exponent();
@@ -111,12 +146,10 @@ QuantizeConstants quantize_constants(const Format& f, Rounding mode, Overflow po
       break;
     case Rounding::odd: c.sticky_to_lsb = 1; break;
     case Rounding::stochastic:
-    case Rounding::stochastic_equal: {
+    case Rounding::stochastic_equal:
       // The increment is replaced by a random decision (quantize-inl.h).
       c.stochastic = mode == Rounding::stochastic ? 1 : 2;
-      c = at_stream(c, random);
       break;
-    }
   }
 
   c.sign_bit = std::uint32_t(f.sign_bit());
@@ -133,14 +166,17 @@ QuantizeConstants quantize_constants(const Format& f, Rounding mode, Overflow po
     std::uint32_t low = 0, high = 0x00800000u;
     while (low < high) {
       const std::uint32_t mid = low + (high - low) / 2;
-      if (scalar_code(mid, f, mode, policy) != 0) high = mid;
+      if (code_of_float(mid, f, mode, policy) != 0) high = mid;
       else low = mid + 1;
     }
     c.tiny_one_at = low;
   }
-  c.max_finite = std::uint32_t(f.max_finite_magnitude());
-  c.overflow_positive = std::uint32_t(softfloat::detail::overflow_code(f, false, mode, policy));
-  c.overflow_negative = std::uint32_t(softfloat::detail::overflow_code(f, true, mode, policy));
+  c.max_finite = max_finite_of(f);
+  // A finite lane whose magnitude rounds past max_finite takes the code the routine
+  // gives a value past the top with the lane's sign, in this mode and policy: the
+  // overflow code depends on the sign, mode and policy only.
+  c.overflow_positive = std::uint32_t(round_to_format(past_the_top(f, false), f, mode, policy));
+  c.overflow_negative = std::uint32_t(round_to_format(past_the_top(f, true), f, mode, policy));
   // Fast path (nearest even, every lane normal): H = 2^(shift - 1) - 1 is half a quantum
   // less one, and ((bias - 127) << 23) moves the fp32 exponent field to the code's
   // biased exponent once shifted right (see quantize-inl.h). With M = 0 a tie rounds
@@ -158,30 +194,35 @@ QuantizeConstants quantize_constants(const Format& f, Rounding mode, Overflow po
   c.stochastic_add = std::uint32_t(f.bias - 127) << 23;
   c.stochastic_draw_shift = 32 - c.mantissa_shift;
   // Middle path: every overflow must be one clamp of the magnitude, with the sign
-  // added after (true of every format's nearest-even overflow code).
+  // added after (true of every format's nearest-even overflow code). An unsigned
+  // format's negative lanes never take it (their bits fail its range check).
   const std::uint32_t cap = c.overflow_positive;
   const bool overflow_is_clamp = (cap == c.max_finite || cap == c.max_finite + 1) &&
-                                 c.overflow_negative == (cap | c.sign_bit);
+                                 (!f.is_signed || c.overflow_negative == (cap | c.sign_bit));
   c.middle_end = (nearest && f.has_zero && overflow_is_clamp) ? 0x7F800000u : 0;
   c.middle_magic = std::uint32_t(emin - m + 23 + 127) << 23;  // emin - M >= -126 - 22: a normal float
   c.overflow_cap = cap;
-  c.zero_sign_drop = f.has_negative_zero() ? all_ones : 0;
-  // Infinite input, as round_to_format() treats ValueClass::infinite.
-  auto infinity_code = [&](bool negative) {
-    if (f.has_infinity() && policy == Overflow::standard)
-      return std::uint32_t(f.sign_bits(negative) | f.infinity_magnitude());
-    return std::uint32_t(softfloat::detail::overflow_code(f, negative, Rounding::nearest_even, policy));
-  };
-  c.infinity_positive = infinity_code(false);
-  c.infinity_negative = infinity_code(true);
-  c.nan_positive = std::uint32_t(f.nan_code(false, 0));
-  c.nan_negative = std::uint32_t(f.nan_code(true, 0));
-  c.nan_payload_mask = f.specials == Specials::ieee ? std::uint32_t(f.mantissa_mask()) : 0;
-  c.negative_code = std::uint32_t(f.has_nan() ? f.nan_code(false) : f.zero_code(false));
+  // A magnitude that rounded to zero keeps its sign where the routine's code for -0
+  // has one (the routine answers a negative value rounded to zero with the same code):
+  // not where there is no -0 (fnuz, P3109, unsigned formats).
+  c.zero_sign_drop = (code_of_float(fp32_sign, f, mode, policy) & c.sign_bit) != 0 ? all_ones : 0;
+  // Infinite input: the routine's code for +-inf.
+  c.infinity_positive = code_of_float(fp32_infinity, f, mode, policy);
+  c.infinity_negative = code_of_float(fp32_sign | fp32_infinity, f, mode, policy);
+  // NaN input: the routine's code for a quiet NaN of each sign without payload, and the
+  // code bits that an all-ones payload changes. The vector code ORs in (|x| >> (23 - M))
+  // & nan_payload_mask: the top M bits of the fp32 mantissa, where the routine's
+  // payload (decode's left-aligned mantissa, shifted down by 64 - M) keeps them.
+  c.nan_positive = code_of_float(fp32_quiet_nan, f, mode, policy);
+  c.nan_negative = code_of_float(fp32_sign | fp32_quiet_nan, f, mode, policy);
+  c.nan_payload_mask = code_of_float(fp32_nan_all_payload, f, mode, policy) ^ c.nan_positive;
+  // Negative nonzero input to an unsigned format: the routine's code for -1, which it
+  // gives every negative finite or infinite input there. Signed formats never use it.
+  c.negative_code = f.is_signed ? 0 : code_of_float(fp32_minus_one, f, mode, policy);
   return c;
 }
 
-DequantizeConstants dequantize_constants(const Format& f) {
+DequantizeConstants derive_dequantize_constants(const Format& f) {
   DequantizeConstants c{};
   const int m = f.mantissa_bits;
   const int emin = f.min_normal_exponent();
@@ -195,33 +236,70 @@ DequantizeConstants dequantize_constants(const Format& f) {
   c.subnormal_by_shift = f.has_subnormals() && emin - m < -126 ? all_ones : 0;
   c.subnormal_shift = c.subnormal_by_shift ? std::uint32_t(emin - m + 149) : 0;
   c.subnormal_exponent_adjust = std::uint32_t(emin - m) << 23;
-  if (f.has_zero) {
-    c.zero_magnitude = 0;
-    c.zero_bits = 0;
-  } else if (smallest_binade_below_fp32(f)) {
-    c.zero_magnitude = 0;
-    c.zero_bits = 0x00400000u;  // 2^-127 as an fp32 subnormal: 2^22 * 2^-149
-  } else {
-    c.zero_magnitude = all_ones;
-  }
-  c.ieee_special_at = f.specials == Specials::ieee ? std::uint32_t(f.infinity_magnitude()) : all_ones;
+  // Magnitude 0: the routine's float for code 0 (the sign added after), which the
+  // formulas do not give for a format with zero (nor for E8M0's 2^-127, an fp32
+  // subnormal). Where they would (a format without zero whose smallest binade is
+  // normal in fp32) the select gives the same bits.
+  c.zero_magnitude = 0;
+  c.zero_bits = float_bits_of(0, f);
+  // Every magnitude above the largest finite one (the routine's saturation of a value
+  // past the top) is infinity or NaN. One such magnitude (fn's NaN, P3109's infinity):
+  // the routine's float for its positive code, the code's sign added after. Several
+  // (the IEEE layout, infinity then NaNs carrying a payload): the vector code builds
+  // each float from the mantissa as the routine does (NaN quiet, payload kept).
+  const std::uint32_t max_finite = max_finite_of(f);
+  c.ieee_special_at = all_ones;
   c.special_magnitude = all_ones;
   c.special_code = all_ones;
-  if (f.specials == Specials::fn) {
+  if (c.magnitude_mask - max_finite > 1) {
+    c.ieee_special_at = max_finite + 1;
+  } else if (c.magnitude_mask - max_finite == 1) {
     c.special_magnitude = c.magnitude_mask;
-    c.special_magnitude_bits = 0x7FC00000u;  // quiet NaN, the code's sign added
-  } else if (f.specials == Specials::p3109) {
-    c.special_magnitude = c.magnitude_mask;
-    c.special_magnitude_bits = 0x7F800000u;  // infinity
+    c.special_magnitude_bits = float_bits_of(c.magnitude_mask, f);
   }
-  if (f.nan_at_negative_zero()) {
+  // The negative-zero code, where decode() reads it as infinity or NaN (fnuz and P3109
+  // keep their NaN there): the routine's float for it, sign included.
+  const ValueClass at_negative_zero = decode(c.sign_bit, f).kind;
+  if (c.sign_bit != 0 && (at_negative_zero == ValueClass::nan || at_negative_zero == ValueClass::infinite)) {
     c.special_code = c.sign_bit;
-    c.special_code_bits = 0xFFC00000u;  // the NaN code is "negative": -qNaN, as decode() reads it
+    c.special_code_bits = float_bits_of(c.sign_bit, f);
   }
   const softfloat::detail::FastFloatPath fast = softfloat::detail::fast_float_path(f);
   c.fast_low = fast.usable ? fast.normal_low : 0;
   c.fast_span = fast.usable ? fast.normal_span : 0;
   return c;
+}
+
+// The constants change only with the format, mode and policy, but a call may ask for
+// them once per 2048 values (round_trip of an array in cache goes in such pieces),
+// where the dozen round_to_format() calls that derive them would cost as much as the
+// conversion. So each thread keeps the last set it derived.
+struct LastQuantizeConstants {
+  bool valid = false;
+  Format format;
+  Rounding mode = Rounding::nearest_even;
+  Overflow policy = Overflow::standard;
+  QuantizeConstants constants{};
+};
+struct LastDequantizeConstants {
+  bool valid = false;
+  Format format;
+  DequantizeConstants constants{};
+};
+
+}  // namespace
+
+QuantizeConstants quantize_constants(const Format& f, Rounding mode, Overflow policy, RandomStream random) {
+  thread_local LastQuantizeConstants last;
+  if (!last.valid || last.format != f || last.mode != mode || last.policy != policy)
+    last = {true, f, mode, policy, derive_quantize_constants(f, mode, policy)};
+  return at_stream(last.constants, random);
+}
+
+DequantizeConstants dequantize_constants(const Format& f) {
+  thread_local LastDequantizeConstants last;
+  if (!last.valid || last.format != f) last = {true, f, derive_dequantize_constants(f)};
+  return last.constants;
 }
 
 }  // namespace softfloat::simd::detail

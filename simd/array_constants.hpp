@@ -70,12 +70,14 @@ struct QuantizeConstants {
   std::uint32_t negative_rare_above;
   std::uint32_t tiny_below;
   std::uint32_t tiny_one_at;  // in the tiny range, |x| bits >= this give code 1, else code 0
+  // The special values below (and zero_sign_drop) are round_to_format()'s codes for a
+  // representative input (array_constants.cpp says which), not restated conventions.
   std::uint32_t max_finite;
   std::uint32_t overflow_positive, overflow_negative;  // full codes, sign included
   std::uint32_t infinity_positive, infinity_negative;  // what an infinite input becomes
   std::uint32_t nan_positive, nan_negative;            // NaN input, before payload bits
-  std::uint32_t nan_payload_mask;                      // M ones for IEEE formats (payload = |x| >> shift)
-  std::uint32_t negative_code;                         // negative nonzero input to an unsigned format
+  std::uint32_t nan_payload_mask;  // payload bits below the quiet bit, IEEE formats (payload = |x| >> shift)
+  std::uint32_t negative_code;     // negative nonzero input to an unsigned format (0 for signed formats)
   // Stochastic rounding: 0 off, 1 Rounding::stochastic, 2 Rounding::stochastic_equal.
   // Element i of the call draws keyed_bits({random_k0, random_k1}, counter_base + i)
   // (softfloat/random_bits.hpp); the caller splits calls so that the 64-bit counters
@@ -110,9 +112,10 @@ struct DequantizeConstants {
   std::uint32_t subnormal_by_shift;  // all ones: use the shift
   std::uint32_t subnormal_shift;     // emin - M + 149
   std::uint32_t subnormal_exponent_adjust;  // (emin - M) << 23 (modulo 2^32)
+  // The float bits below are round_to_format()'s for the code (array_constants.cpp).
   std::uint32_t zero_magnitude;  // magnitude whose float is zero_bits (0, or none: 0xFFFFFFFF)
-  std::uint32_t zero_bits;       // 0 (sign added), or 2^-127 for E8M0's code 0
-  std::uint32_t ieee_special_at;  // IEEE: magnitudes >= this are inf / NaN (signed compare); else INT32_MAX
+  std::uint32_t zero_bits;       // code 0's float: 0 (sign added), or 2^-127 for E8M0's code 0
+  std::uint32_t ieee_special_at;  // IEEE: magnitudes >= this are inf / NaN; else 0xFFFFFFFF
   std::uint32_t special_magnitude;       // fn NaN / P3109 infinity magnitude (or 0xFFFFFFFF: none)
   std::uint32_t special_magnitude_bits;  // its float bits without sign
   std::uint32_t special_code;            // fnuz / P3109 NaN code (or 0xFFFFFFFF: none)

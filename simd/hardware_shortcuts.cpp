@@ -2,8 +2,9 @@
 // rounding from the immediate, and the caller (quantize.cpp) runs it with MXCSR's DAZ
 // cleared, so subnormal inputs round correctly; its NaN result is quiet with the sign
 // and top payload bits kept, which is round_to_format()'s NaN rule. vcvtneps2bf16
-// always flushes subnormal inputs to zero, so those lanes (and NaN lanes) are redone
-// with the integer rounding of the fp32 bits.
+// always flushes subnormal inputs to zero and promises nothing of NaN payloads, so a
+// block holding such a lane is converted by the generic algorithm instead: no rounding
+// or special-value rule is restated here.
 #include "simd/hardware_shortcuts.hpp"
 
 #include <immintrin.h>
@@ -32,28 +33,17 @@ __attribute__((target("avx2,f16c"))) inline void float_block(const std::uint16_t
   _mm256_storeu_ps(out, _mm256_cvtph_ps(_mm_loadu_si128(reinterpret_cast<const __m128i*>(in))));
 }
 
-// 16 floats -> bf16. Fixed-up lanes: nonzero fp32 subnormals (the instruction flushes
-// them) and NaN. Ties-to-even on the bits: (u + 0x7fff + bit 16 of u) >> 16; a NaN
-// becomes (u >> 16) | 0x40: sign and top payload kept, quiet.
-__attribute__((target("avx512f,avx512bw,avx512vl,avx512bf16"))) inline void bf16_block(const float* in,
+// 16 floats -> bf16 by the instruction, or false, with nothing written, when a lane is
+// one it gets wrong: a nonzero fp32 subnormal (flushed) or a NaN.
+__attribute__((target("avx512f,avx512bw,avx512vl,avx512bf16"))) inline bool bf16_block(const float* in,
                                                                                      std::uint16_t* out) {
   const __m512 v = _mm512_loadu_ps(in);
-  const __m256i hardware = reinterpret_cast<__m256i>(_mm512_cvtneps_pbh(v));
-  const __m512i u = _mm512_castps_si512(v);
-  const __m512i a = _mm512_and_si512(u, _mm512_set1_epi32(0x7FFFFFFF));
+  const __m512i a = _mm512_and_si512(_mm512_castps_si512(v), _mm512_set1_epi32(0x7FFFFFFF));
   const __mmask16 subnormal = _mm512_mask_cmplt_epu32_mask(_mm512_test_epi32_mask(a, a), a, _mm512_set1_epi32(0x00800000));
   const __mmask16 nan = _mm512_cmpgt_epu32_mask(a, _mm512_set1_epi32(0x7F800000));
-  const __mmask16 fix = subnormal | nan;
-  if (fix == 0) {
-    _mm256_storeu_si256(reinterpret_cast<__m256i*>(out), hardware);
-    return;
-  }
-  const __m512i lsb = _mm512_and_si512(_mm512_srli_epi32(u, 16), _mm512_set1_epi32(1));
-  __m512i rounded = _mm512_srli_epi32(_mm512_add_epi32(u, _mm512_add_epi32(lsb, _mm512_set1_epi32(0x7FFF))), 16);
-  const __m512i quiet_nan = _mm512_or_si512(_mm512_srli_epi32(u, 16), _mm512_set1_epi32(0x40));
-  rounded = _mm512_mask_blend_epi32(nan, rounded, quiet_nan);
-  const __m256i fixed = _mm512_cvtepi32_epi16(rounded);
-  _mm256_storeu_si256(reinterpret_cast<__m256i*>(out), _mm256_mask_blend_epi16(fix, hardware, fixed));
+  if ((subnormal | nan) != 0) return false;
+  _mm256_storeu_si256(reinterpret_cast<__m256i*>(out), reinterpret_cast<__m256i>(_mm512_cvtneps_pbh(v)));
+  return true;
 }
 
 }  // namespace
@@ -76,11 +66,35 @@ __attribute__((target("avx2,f16c"))) void fp16_from_float_f16c(const float* in, 
 __attribute__((target("avx2,f16c"))) void float_from_fp16_f16c(const std::uint16_t* in, std::size_t n, float* out) {
   SOFTFLOAT_BLOCK_LOOP(8, std::uint16_t, float, float_block);
 }
+#undef SOFTFLOAT_BLOCK_LOOP
+
+// Blocks of 16 by the instruction; those it would get wrong are gathered, up to 64 at
+// a time, and converted by the generic algorithm in one call (one call per block would
+// cost several times the block's own work), which gives every lane round_to_format()'s
+// bits. The tail (fewer than 16 values) goes to the generic algorithm as it stands.
 __attribute__((target("avx512f,avx512bw,avx512vl,avx512bf16"))) void bf16_from_float_avx512bf16(const float* in,
                                                                                                std::size_t n,
                                                                                                std::uint16_t* out) {
-  SOFTFLOAT_BLOCK_LOOP(16, float, std::uint16_t, bf16_block);
+  constexpr std::size_t width = 16, gathered_blocks = 64;
+  float redo_in[gathered_blocks * width];
+  std::uint16_t redo_out[gathered_blocks * width];
+  std::size_t redo_at[gathered_blocks];
+  std::size_t redo_count = 0;
+  const auto redo = [&] {
+    bf16_from_float_generic(redo_in, redo_count * width, redo_out);
+    for (std::size_t k = 0; k < redo_count; ++k)
+      std::memcpy(out + redo_at[k], redo_out + k * width, width * sizeof(std::uint16_t));
+    redo_count = 0;
+  };
+  std::size_t i = 0;
+  for (; i + width <= n; i += width) {
+    if (bf16_block(in + i, out + i)) continue;
+    std::memcpy(redo_in + redo_count * width, in + i, width * sizeof(float));
+    redo_at[redo_count++] = i;
+    if (redo_count == gathered_blocks) redo();
+  }
+  if (redo_count > 0) redo();
+  if (i < n) bf16_from_float_generic(in + i, n - i, out + i);
 }
-#undef SOFTFLOAT_BLOCK_LOOP
 
 }  // namespace softfloat::simd::detail

@@ -1,6 +1,7 @@
 // x86 conversion instructions used where they are bit-identical to round_to_format():
 // F16C for float <-> fp16 (round to nearest even, standard overflow) and AVX512-BF16
-// for float -> bf16 with its flushed subnormal inputs and NaN lanes fixed up. Each
+// for float -> bf16, whose blocks with flushed subnormal inputs or NaN lanes take the
+// generic algorithm (bf16_from_float_generic). Each
 // function may be called only when its *_usable() says so. They are compiled with
 // per-function target attributes, so the library itself needs no -m flags.
 #pragma once
@@ -16,5 +17,9 @@ bool avx512bf16_usable();
 void fp16_from_float_f16c(const float* in, std::size_t n, std::uint16_t* out);
 void float_from_fp16_f16c(const std::uint16_t* in, std::size_t n, float* out);
 void bf16_from_float_avx512bf16(const float* in, std::size_t n, std::uint16_t* out);
+
+// float -> bf16 (nearest even, standard overflow) by the dispatched generic algorithm,
+// under the default float environment whatever the caller's (defined in quantize.cpp).
+void bf16_from_float_generic(const float* in, std::size_t n, std::uint16_t* out);
 
 }  // namespace softfloat::simd::detail

@@ -110,17 +110,35 @@ RandomStream advanced(RandomStream random, std::size_t count) {
 
 bool is_fp32(const Format& format) { return format == binary32_format; }
 
-// fp32 -> fp32 is exact but for the rules on special values: a NaN becomes quiet and
-// infinity saturates under Overflow::saturate.
+// fp32 -> fp32: every finite float is exact, so its bits are copied; only infinities
+// and NaNs (exponent field all ones) ask round_to_format(), whose rules for them (a NaN
+// made quiet, infinity saturated under Overflow::saturate) are stated nowhere else. In
+// blocks: a copy without branches that notes whether the block holds such a lane, then
+// the routine on those lanes alone. `in` may be `out`'s memory: a lane read again holds
+// its own copied bits.
 template <class Code>
-void copy_fp32(const float* in, std::size_t n, Code* out, Overflow policy) {
-  for (std::size_t i = 0; i < n; ++i) {
+void copy_fp32(const float* in, std::size_t n, Code* out, Rounding mode, Overflow policy) {
+  constexpr std::size_t block = 1024;
+  constexpr std::uint32_t exponent_all_ones = 0x7F800000u;
+  const auto bits = [&](std::size_t i) {
     std::uint32_t u;
     std::memcpy(&u, in + i, 4);
-    const std::uint32_t a = u & 0x7FFFFFFFu;
-    if (a > 0x7F800000u) u |= 0x00400000u;
-    else if (a == 0x7F800000u && policy == Overflow::saturate) u = (u & 0x80000000u) | 0x7F7FFFFFu;
-    out[i] = Code(u);
+    return u;
+  };
+  for (std::size_t begin = 0; begin < n; begin += block) {
+    const std::size_t end = n - begin < block ? n : begin + block;
+    std::uint32_t special = 0;
+    for (std::size_t i = begin; i < end; ++i) {
+      const std::uint32_t u = bits(i);
+      special |= (u & exponent_all_ones) == exponent_all_ones;
+      out[i] = Code(u);
+    }
+    if (special == 0) continue;
+    for (std::size_t i = begin; i < end; ++i) {
+      const std::uint32_t u = bits(i);
+      if ((u & exponent_all_ones) == exponent_all_ones)
+        out[i] = Code(round_to_format(decode(u, binary32_format), binary32_format, mode, policy));
+    }
   }
 }
 
@@ -166,7 +184,7 @@ template <class Code, class Convert>
 void quantize_through(Convert convert, const float* in, std::size_t n, Code* out, const Format& format,
                       Rounding mode, Overflow policy, const RandomStream& random) {
   if (n == 0) return;
-  if (is_fp32(format) && sizeof(Code) == 4) return copy_fp32(in, n, out, policy);
+  if (is_fp32(format) && sizeof(Code) == 4) return copy_fp32(in, n, out, mode, policy);
   if (!quantize_supported(format, mode)) return quantize_scalar_loop(in, n, out, format, mode, policy, random);
   quantize_vector(convert, in, n, out, quantize_constants(format, mode, policy), mode, random);
 }
@@ -364,7 +382,7 @@ void PreparedQuantize::convert(const float* in, std::size_t n, Code* out, const 
     };
     return quantize_vector(dispatched, in, n, out, constants_, mode_, random);
   }
-  if (path_ == Path::copy_fp32 && sizeof(Code) == 4) return copy_fp32(in, n, out, policy_);
+  if (path_ == Path::copy_fp32 && sizeof(Code) == 4) return copy_fp32(in, n, out, mode_, policy_);
   quantize_scalar_loop(in, n, out, format_, mode_, policy_, random);
 }
 
@@ -466,6 +484,16 @@ void check_span_lengths(std::size_t in, std::size_t out) {
   if (out < in)
     throw std::invalid_argument("softfloat::simd: the output span has " + std::to_string(out) +
                                 " elements for an input of " + std::to_string(in));
+}
+
+// What the AVX512-BF16 shortcut converts its blocks with a flushed or NaN lane by
+// (hardware_shortcuts.hpp). The constants are the same for every call, so they are
+// derived once; the environment matters to the middle path's float addition.
+void bf16_from_float_generic(const float* in, std::size_t n, std::uint16_t* out) {
+  static const QuantizeConstants constants =
+      quantize_constants(bf16_format, Rounding::nearest_even, Overflow::standard);
+  ScopedDefaultFloatEnvironment environment;
+  dispatch_quantize(in, n, out, constants);
 }
 
 }  // namespace detail
