@@ -131,8 +131,9 @@ constexpr std::uint64_t round_source(typename SourceFloat<Source>::Word w, const
 //              one when the fraction z - n is above 1/2 or is 1/2 with n odd. Every
 //              operation is exact (a multiplication by a power of two whose result is
 //              normal; trunc; an integer below 2^M back to floating point; the
-//              difference of z and its integer part), so the result does not depend on
-//              the rounding mode. When M - emin <= bias_source - 2, every source
+//              difference of z and its integer part, whose sign is dropped as a zero
+//              difference is -0 when rounding downward), so the result does not depend
+//              on the rounding mode. When M - emin <= bias_source - 2, every source
 //              subnormal gives z < 1/2 and code 0 whether or not it is flushed, and a z
 //              that underflows also lies below 1/2: flush-to-zero and
 //              denormals-are-zero do not change the result either;
@@ -224,9 +225,10 @@ template <class Source>
   const Int n = static_cast<Int>(z);
   // Up when the fraction exceeds 1/2, or equals it with n odd. The fraction is 0 or a
   // normal number below 1, whose bits order as its values, so with h the bits of 1/2
-  // the test is bits + (n & 1) > h: the sign bit of h - bits - (n & 1).
+  // the test is bits + (n & 1) > h: the sign bit of h - bits - (n & 1). Its sign bit is
+  // cleared: a zero difference is -0 when rounding downward.
   constexpr Word half = std::bit_cast<Word>(Source(0.5));
-  const Word fraction = std::bit_cast<Word>(z - static_cast<Source>(n));
+  const Word fraction = std::bit_cast<Word>(z - static_cast<Source>(n)) & ((Word{1} << top) - 1);
   const Word subnormal = (Word(n) + ((half - fraction - (Word(n) & 1u)) >> top)) << p.shift;
   Word result = pick(below(p.low), subnormal, normal);
   if (!p.overflow_by_clamp) result = pick(below(p.overflow), result, p.overflow_positive);
