@@ -93,6 +93,7 @@ constexpr bool fast_decode(const FastFloatPath& p, std::uint32_t code, std::uint
 
 // `yes` where `condition` holds, else `no`, by masks: written as a conditional, some
 // selects reach the optimiser as branches, which stop a caller's loop from vectorising.
+// The paths are forced inline for the same reason: a call in the loop stops it too.
 template <class Word>
 [[gnu::always_inline]] constexpr Word pick(bool condition, Word yes, Word no) {
   return no ^ ((yes ^ no) & (Word{0} - Word{condition}));
@@ -208,8 +209,8 @@ constexpr NearestEncode<Source> nearest_encode(const Format& f) {
 }
 
 template <class Source>
-[[gnu::always_inline]] constexpr typename SourceFloat<Source>::Word encode_nearest(const NearestEncode<Source>& p,
-                                                            typename SourceFloat<Source>::Word u) {
+[[gnu::always_inline]] constexpr typename SourceFloat<Source>::Word encode_nearest(
+    const NearestEncode<Source>& p, typename SourceFloat<Source>::Word u) {
   using Word = typename SourceFloat<Source>::Word;
   using Signed = std::make_signed_t<Word>;
   using Int = typename SourceFloat<Source>::Int;

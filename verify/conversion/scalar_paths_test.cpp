@@ -183,7 +183,8 @@ TYPED_TEST(ScalarPathEnvironment, SameBitsInEveryEnvironment) {
   }
   std::vector<typename F::storage_type> codes;
   if (f.total_bits() <= 16)
-    for (std::uint32_t c = 0; c < (std::uint32_t{1} << f.total_bits()); ++c) codes.push_back(typename F::storage_type(c));
+    for (std::uint32_t c = 0; c < (std::uint32_t{1} << f.total_bits()); ++c)
+      codes.push_back(typename F::storage_type(c));
   // The expected results, from MPFR in the default environment.
   std::vector<std::uint64_t> expected_floats, expected_doubles, expected_codes;
   for (float x : floats) expected_floats.push_back(verify::reference_round(x, f));
@@ -239,7 +240,8 @@ constexpr auto encoded_at_compile_time() {
 // space with varying low bits (code = 33 i mod 2^bits: every binade, zeros, subnormals
 // and specials), which keeps the constant evaluation short.
 template <class F>
-constexpr std::size_t compile_time_code_count = F::format.total_bits() <= 8 ? std::size_t{1} << F::format.total_bits() : 4096;
+constexpr std::size_t compile_time_code_count =
+    F::format.total_bits() <= 8 ? std::size_t{1} << F::format.total_bits() : 4096;
 template <class F>
 constexpr std::uint64_t compile_time_code(std::size_t i) {
   return F::format.total_bits() <= 8 ? i : (33 * i) & ((std::uint64_t{1} << F::format.total_bits()) - 1);
@@ -268,7 +270,8 @@ TYPED_TEST(ScalarPathCompileTime, SameBitsAsMpfr) {
   for (std::size_t i = 0; i < std::size(compile_time_inputs); ++i) {
     const float x = std::bit_cast<float>(compile_time_inputs[i]);
     log.check(from_float[i], verify::reference_round(x, f), [&] { return "Float(" + describe(x) + ")"; });
-    log.check(from_double[i], verify::reference_round(double(x), f), [&] { return "Float(double(" + describe(x) + "))"; });
+    log.check(from_double[i], verify::reference_round(double(x), f),
+              [&] { return "Float(double(" + describe(x) + "))"; });
   }
   for (std::size_t i = 0; i < decoded.size(); ++i) {
     const std::uint64_t code = compile_time_code<F>(i);
