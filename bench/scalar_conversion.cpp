@@ -6,6 +6,8 @@
 // own fp16 conversion (F16C _cvtss_sh / _cvtsh_ss, one value at a time), and where
 // Debian's libeigen3-dev is installed, Eigen::bfloat16 and Eigen::half (what C++ code
 // reaches for), on the same normally distributed data as to_format_normal.
+// to_format_double and to_format_normal_double time F(double) on the same values
+// widened to double.
 //
 //   build/bench/bench_scalar_conversion --benchmark_min_time=0.2
 #include <benchmark/benchmark.h>
@@ -124,6 +126,20 @@ void to_format(benchmark::State& state) {
   report_per_value(state, input.size());
 }
 
+// F(double) over the same floats widened to double: the double path on the same values.
+template <class F, std::vector<float> (*data)(const Format&)>
+void to_format_from_double(benchmark::State& state) {
+  const std::vector<float> floats = data(F::format);
+  const std::vector<double> input(floats.begin(), floats.end());
+  std::vector<typename F::storage_type> output(input.size());
+  for (auto _ : state) {
+    for (std::size_t i = 0; i < input.size(); ++i) output[i] = F(input[i]).bits();
+    benchmark::DoNotOptimize(output.data());
+    benchmark::ClobberMemory();
+  }
+  report_per_value(state, input.size());
+}
+
 template <class F>
 void from_format(benchmark::State& state) {
   const auto input = all_codes<F>();
@@ -192,6 +208,8 @@ void register_format() {
   const std::string name = format_name(format_of<F>());
   benchmark::RegisterBenchmark(("to_format/" + name).c_str(), to_format<F, varied_floats>);
   benchmark::RegisterBenchmark(("to_format_normal/" + name).c_str(), to_format<F, normal_floats>);
+  benchmark::RegisterBenchmark(("to_format_double/" + name).c_str(), to_format_from_double<F, varied_floats>);
+  benchmark::RegisterBenchmark(("to_format_normal_double/" + name).c_str(), to_format_from_double<F, normal_floats>);
   benchmark::RegisterBenchmark(("from_format/" + name).c_str(), from_format<F>);
 }
 

@@ -1,6 +1,7 @@
 // Float<E, M, Bias, HasInf, Specials, Signed, HasZero>: a typed value of one format.
-// The class is a thin wrapper over its constexpr Format: every conversion decodes
-// the argument exactly and rounds once with round_to_format().
+// The class is a thin wrapper over its constexpr Format: every conversion gives the
+// bits of decoding the argument exactly and rounding once with round_to_format(); the
+// common ones get there by the format-specialised paths of softfloat/fast_conversion.hpp.
 #pragma once
 
 #include <bit>
@@ -60,10 +61,12 @@ class Float {
 
   constexpr Float() = default;  // +0 (or the smallest value of a format without zero)
 
-  // Round to nearest, ties to even, straight from the argument's own bits (floats
-  // normal in the format by a few integer operations, softfloat/fast_conversion.hpp).
+  // Round to nearest, ties to even, straight from the argument's own bits: branch-free
+  // integer paths specialised for the format where it allows one, otherwise floats
+  // normal in the format by a few integer operations and the rest by round_to_format
+  // (softfloat/fast_conversion.hpp).
   explicit constexpr Float(float x) : bits_(from_float(x)) {}
-  explicit constexpr Float(double x) : bits_(round_from(decode(x))) {}
+  explicit constexpr Float(double x) : bits_(from_double(x)) {}
   template <std::integral Int>
     requires(!std::same_as<Int, bool>)
   explicit constexpr Float(Int x) : bits_(round_from(decode(x))) {}
@@ -102,8 +105,15 @@ class Float {
 
   // Exact whenever the value is representable in the target; otherwise rounded to
   // nearest-even by the same routine (only formats wider than the target need it).
+  // Formats of up to 8 bits read a table of round_to_format's results; wider IEEE
+  // formats decode without branches where their values are normal floats (or share
+  // fp32's exponent field).
   explicit constexpr operator float() const {
-    if constexpr (kFastPath.usable) {
+    if constexpr (format.total_bits() <= 8) {
+      return std::bit_cast<float>(detail::decode_table_of<format>[bits_]);
+    } else if constexpr (kDecode.usable) {
+      return std::bit_cast<float>(detail::decode_branch_free(kDecode, std::uint32_t(bits_)));
+    } else if constexpr (kFastPath.usable) {
       std::uint32_t bits = 0;
       if (detail::fast_decode(kFastPath, std::uint32_t(bits_), bits)) return std::bit_cast<float>(bits);
     }
@@ -157,13 +167,32 @@ class Float {
 
  private:
   static constexpr detail::FastFloatPath kFastPath = detail::fast_float_path(format);
+  static constexpr detail::SameExponentEncode kSameExponent = detail::same_exponent_encode(format);
+  static constexpr detail::NearestEncode<float> kFromFloat = detail::nearest_encode<float>(format);
+  static constexpr detail::NearestEncode<double> kFromDouble = detail::nearest_encode<double>(format);
+  static constexpr detail::BranchFreeDecode kDecode = detail::branch_free_decode(format);
 
   static constexpr storage_type from_float(float x) {
-    if constexpr (kFastPath.usable) {
+    const auto u = std::bit_cast<std::uint32_t>(x);
+    if constexpr (kSameExponent.usable) {
+      return storage_type(detail::encode_same_exponent(kSameExponent, u));
+    } else if constexpr (kFromFloat.usable) {
+      return storage_type(detail::encode_nearest(kFromFloat, u));
+    } else if constexpr (kFastPath.usable) {
       std::uint32_t code = 0;
-      if (detail::fast_encode(kFastPath, std::bit_cast<std::uint32_t>(x), code)) return storage_type(code);
+      if (detail::fast_encode(kFastPath, u, code)) return storage_type(code);
     }
     return round_from(decode(x));
+  }
+  static constexpr storage_type from_double(double x) {
+    if constexpr (kFromDouble.usable) {
+      const auto u = std::bit_cast<std::uint64_t>(x);
+      std::uint64_t code = 0;
+      if (detail::encode_normal(kFromDouble, u, code)) return storage_type(code);
+      return storage_type(detail::encode_nearest(kFromDouble, u));
+    } else {
+      return round_from(decode(x));
+    }
   }
   static constexpr std::uint64_t mask() {
     return format.total_bits() == 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << format.total_bits()) - 1;
