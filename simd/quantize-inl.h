@@ -55,6 +55,7 @@
 #include <cmath>
 #include <cstring>
 
+#include "hwy/cache_control.h"
 #include "hwy/highway.h"
 #include "simd/array_constants.hpp"
 
@@ -70,6 +71,18 @@ using VU = hn::Vec<DU>;
 
 // a >= b on unsigned lanes (Highway 1.0.3 has no unsigned operator>=).
 HWY_INLINE hn::Mask<DU> AtLeast(VU a, VU b) { return hn::Not(hn::Lt(a, b)); }
+
+// Asks for the input kPrefetchBytes ahead of `p`. The hardware prefetcher alone keeps
+// too few lines in flight for one core to read memory at the bus's speed: on a
+// Sapphire Rapids class Xeon, quantize of 2^26 floats took 1.5 times memcpy's time
+// without it and about memcpy's with it (bench_simd_conversion; 8 KiB measured best
+// of 2, 8, 16 and 32 KiB). A prefetch never faults, so addresses past the end are fine;
+// the address is formed as an integer so that no pointer points outside its array.
+constexpr std::uintptr_t kPrefetchBytes = 8192;
+template <class T>
+HWY_INLINE void PrefetchAhead(const T* p) {
+  hwy::Prefetch(reinterpret_cast<const T*>(reinterpret_cast<std::uintptr_t>(p) + kPrefetchBytes));
+}
 
 // Loads one vector of float bits; stores one vector of codes as `Code`.
 HWY_INLINE VU LoadFloatBits(const float* in) {
@@ -320,8 +333,10 @@ HWY_INLINE std::size_t QuantizeNearestBlock(const QuantizeConstants& c, const fl
                                             std::size_t count, const Sink& sink, std::size_t first) {
   const std::size_t lanes = hn::Lanes(DU());
   std::size_t fast_failures = 0;
-  for (std::size_t v = 0; v < count; ++v)
+  for (std::size_t v = 0; v < count; ++v) {
+    PrefetchAhead(in + v * lanes);
     QuantizeNearestVector<kMiddleFirst>(c, LoadFloatBits(in + v * lanes), fast_failures, sink, first + v * lanes);
+  }
   return fast_failures;
 }
 
@@ -338,6 +353,7 @@ HWY_INLINE void QuantizeVectors(const QuantizeConstants& c, const float* in, std
   const std::size_t lanes = hn::Lanes(DU());
   if constexpr (kPath == Path::kDeterministic) {
     for (std::size_t v = 0; v < count; ++v) {
+      PrefetchAhead(in + v * lanes);
       const VU u = LoadFloatBits(in + v * lanes);
       sink(v * lanes, QuantizeVector<kPath>(c, u, u));
     }
@@ -350,6 +366,7 @@ HWY_INLINE void QuantizeVectors(const QuantizeConstants& c, const float* in, std
       const std::size_t end = count - begin < kBlock ? count : begin + kBlock;
       std::size_t fast_failures = 0;
       for (std::size_t v = begin; v < end; ++v) {
+        PrefetchAhead(in + v * lanes);
         const VU random = RandomBits(c, index + v * lanes);
         const VU u = LoadFloatBits(in + v * lanes);
         sink(v * lanes, general_first ? QuantizeStochasticVector<true>(c, u, random, fast_failures)
@@ -485,10 +502,15 @@ HWY_INLINE void DoublesToFloatsRoundedToOdd(const double* HWY_RESTRICT in, std::
   const std::size_t lanes = hn::Lanes(dd);
   std::size_t i = 0;
 #if HWY_TARGET == HWY_AVX3 || HWY_TARGET == HWY_AVX3_DL
-  for (; i + lanes <= n; i += lanes)
+  for (; i + lanes <= n; i += lanes) {
+    PrefetchAhead(in + i);
     hn::StoreU(DoublesRoundedToOddAvx3(hn::LoadU(dd, in + i)), du, reinterpret_cast<std::uint32_t*>(out + i));
+  }
 #endif
-  for (; i + lanes <= n; i += lanes) hn::StoreU(DoublesRoundedToOdd(hn::LoadU(dd, in + i)), du, reinterpret_cast<std::uint32_t*>(out + i));
+  for (; i + lanes <= n; i += lanes) {
+    PrefetchAhead(in + i);
+    hn::StoreU(DoublesRoundedToOdd(hn::LoadU(dd, in + i)), du, reinterpret_cast<std::uint32_t*>(out + i));
+  }
   if (i == n) return;
   HWY_ALIGN double padded_in[HWY_MAX_BYTES / sizeof(double)] = {};
   HWY_ALIGN std::uint32_t padded_out[HWY_MAX_BYTES / sizeof(double)] = {};
@@ -594,8 +616,10 @@ HWY_INLINE void DequantizeLoop(const Code* HWY_RESTRICT in, std::size_t n, float
   const DF df;
   const std::size_t lanes = hn::Lanes(du);
   std::size_t i = 0;
-  for (; i + lanes <= n; i += lanes)
+  for (; i + lanes <= n; i += lanes) {
+    PrefetchAhead(in + i);
     hn::StoreU(hn::BitCast(df, DequantizeNormalOrGeneral(c, LoadCodes(in + i))), df, out + i);
+  }
   if (i == n) return;
   HWY_ALIGN Code padded_in[HWY_MAX_BYTES / sizeof(float)] = {};
   HWY_ALIGN float padded_out[HWY_MAX_BYTES / sizeof(float)] = {};
