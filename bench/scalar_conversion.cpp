@@ -113,24 +113,13 @@ void eigen_to_float(benchmark::State& state) {
 }
 #endif
 
-// F(float) over the floats `data` gives for the format (varied_floats or normal_floats).
-template <class F, std::vector<float> (*data)(const Format&)>
+// F(Source) over the floats `data` gives for the format (varied_floats or
+// normal_floats), as Source: float, or the same values widened to double (the double
+// path on the same values).
+template <class F, class Source, std::vector<float> (*data)(const Format&)>
 void to_format(benchmark::State& state) {
-  const std::vector<float> input = data(F::format);
-  std::vector<typename F::storage_type> output(input.size());
-  for (auto _ : state) {
-    for (std::size_t i = 0; i < input.size(); ++i) output[i] = F(input[i]).bits();
-    benchmark::DoNotOptimize(output.data());
-    benchmark::ClobberMemory();
-  }
-  report_per_value(state, input.size());
-}
-
-// F(double) over the same floats widened to double: the double path on the same values.
-template <class F, std::vector<float> (*data)(const Format&)>
-void to_format_from_double(benchmark::State& state) {
   const std::vector<float> floats = data(F::format);
-  const std::vector<double> input(floats.begin(), floats.end());
+  const std::vector<Source> input(floats.begin(), floats.end());
   std::vector<typename F::storage_type> output(input.size());
   for (auto _ : state) {
     for (std::size_t i = 0; i < input.size(); ++i) output[i] = F(input[i]).bits();
@@ -206,10 +195,10 @@ void from_fp16_f16c(benchmark::State& state) {
 template <class F>
 void register_format() {
   const std::string name = format_name(format_of<F>());
-  benchmark::RegisterBenchmark(("to_format/" + name).c_str(), to_format<F, varied_floats>);
-  benchmark::RegisterBenchmark(("to_format_normal/" + name).c_str(), to_format<F, normal_floats>);
-  benchmark::RegisterBenchmark(("to_format_double/" + name).c_str(), to_format_from_double<F, varied_floats>);
-  benchmark::RegisterBenchmark(("to_format_normal_double/" + name).c_str(), to_format_from_double<F, normal_floats>);
+  benchmark::RegisterBenchmark(("to_format/" + name).c_str(), to_format<F, float, varied_floats>);
+  benchmark::RegisterBenchmark(("to_format_normal/" + name).c_str(), to_format<F, float, normal_floats>);
+  benchmark::RegisterBenchmark(("to_format_double/" + name).c_str(), to_format<F, double, varied_floats>);
+  benchmark::RegisterBenchmark(("to_format_normal_double/" + name).c_str(), to_format<F, double, normal_floats>);
   benchmark::RegisterBenchmark(("from_format/" + name).c_str(), from_format<F>);
 }
 
