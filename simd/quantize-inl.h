@@ -598,16 +598,25 @@ HWY_INLINE VU DequantizeVector(const DequantizeConstants& c, VU code) {
 
 // The normal formula alone, for a vector whose magnitudes all lie in the fast range
 // (DequantizeConstants::fast_low / fast_span): 6 operations instead of about 20.
-HWY_INLINE VU DequantizeNormalOrGeneral(const DequantizeConstants& c, VU code) {
+// `fast_failures` counts the vectors that could not take it; kGeneralFirst skips the
+// attempt (the caller's choice) but still counts.
+template <bool kGeneralFirst>
+HWY_INLINE VU DequantizeNormalOrGeneral(const DequantizeConstants& c, VU code, std::size_t& fast_failures) {
   const DU du;
   const VU magnitude = hn::And(code, hn::Set(du, c.magnitude_mask));
-  if (HWY_LIKELY(hn::AllTrue(du, hn::Lt(hn::Sub(magnitude, hn::Set(du, c.fast_low)), hn::Set(du, c.fast_span))))) {
+  const bool all_normal = hn::AllTrue(du, hn::Lt(hn::Sub(magnitude, hn::Set(du, c.fast_low)), hn::Set(du, c.fast_span)));
+  fast_failures += all_normal ? 0 : 1;
+  if (!kGeneralFirst && HWY_LIKELY(all_normal)) {
     const VU sign = hn::ShiftLeftSame(hn::And(code, hn::Set(du, c.sign_bit)), int(c.sign_shift));
     return hn::Or(hn::Add(hn::ShiftLeftSame(magnitude, int(c.mantissa_shift)), hn::Set(du, c.exponent_adjust)), sign);
   }
   return DequantizeVector(c, code);
 }
 
+// In blocks of 16 vectors, as quantize's nearest-even loop: a block tries the normal
+// formula first unless more than a quarter of the previous block's vectors failed it
+// (the 4- and 6-bit formats, whose vectors nearly always hold a zero or subnormal
+// code, would otherwise mispredict that branch at random).
 template <class Code>
 HWY_INLINE void DequantizeLoop(const Code* HWY_RESTRICT in, std::size_t n, float* HWY_RESTRICT out,
                                const DequantizeConstants& constants) {
@@ -615,10 +624,19 @@ HWY_INLINE void DequantizeLoop(const Code* HWY_RESTRICT in, std::size_t n, float
   const DU du;
   const DF df;
   const std::size_t lanes = hn::Lanes(du);
+  constexpr std::size_t kBlock = 16;
+  bool general_first = false;
   std::size_t i = 0;
-  for (; i + lanes <= n; i += lanes) {
-    PrefetchAhead(in + i);
-    hn::StoreU(hn::BitCast(df, DequantizeNormalOrGeneral(c, LoadCodes(in + i))), df, out + i);
+  while (i + lanes <= n) {
+    std::size_t fast_failures = 0, vectors = 0;
+    for (; vectors < kBlock && i + lanes <= n; ++vectors, i += lanes) {
+      PrefetchAhead(in + i);
+      const VU code = LoadCodes(in + i);
+      const VU bits = general_first ? DequantizeNormalOrGeneral<true>(c, code, fast_failures)
+                                    : DequantizeNormalOrGeneral<false>(c, code, fast_failures);
+      hn::StoreU(hn::BitCast(df, bits), df, out + i);
+    }
+    general_first = fast_failures * 4 > vectors;
   }
   if (i == n) return;
   HWY_ALIGN Code padded_in[HWY_MAX_BYTES / sizeof(float)] = {};

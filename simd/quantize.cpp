@@ -286,15 +286,6 @@ bool fused_loop_covers(const Format& format, Rounding mode) {
   return !is_fp32(format) && quantize_supported(format, mode) && dequantize_supported(format);
 }
 
-// Whether round_trip takes it: covered, and no hardware shortcut (F16C, AVX512-BF16)
-// would be taken instead.
-bool fused_round_trip(const Format& format, Rounding mode, Overflow policy) {
-  if (!fused_loop_covers(format, mode)) return false;
-  const bool nearest_standard = mode == Rounding::nearest_even && policy == Overflow::standard;
-  if (format == fp16_format && f16c_usable()) return false;
-  return !(nearest_standard && format == bf16_format && avx512bf16_usable());
-}
-
 // The fused loop through `convert` (the dispatched entry or one target's), in pieces
 // that share their random counters' high half, as quantize_vector does.
 template <class Convert>
@@ -344,7 +335,9 @@ constexpr std::size_t kFusedRoundTripMinimum = std::size_t{1} << 16;
 template <class Code>
 void round_trip_blocks(const float* in, std::size_t n, float* out, const Format& format, Rounding mode,
                        Overflow policy, const RandomStream& random) {
-  const bool fused = fused_round_trip(format, mode, policy);
+  // fp16 and bf16 too: beyond cache the fused loop's one pass beats the F16C and
+  // AVX512-BF16 shortcuts' two (its fast path rounds in fp32's own bits).
+  const bool fused = fused_loop_covers(format, mode);
   parallel_for(n, kThreadBlockAlignment, [&](std::size_t begin, std::size_t end) {
     const RandomStream here = advanced(random, begin);
     if (fused && end - begin >= kFusedRoundTripMinimum)
