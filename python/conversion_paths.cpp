@@ -17,6 +17,7 @@
 #include "python/scalar_path.hpp"
 #include "softfloat/format_spec.hpp"
 #include "softfloat/named_formats.hpp"
+#include "softfloat/random_bits.hpp"
 #include "softfloat/simd.hpp"
 
 namespace softfloat::python {
@@ -29,10 +30,6 @@ namespace {
 // long enough for the library to split among its threads.
 constexpr std::size_t kPiece = std::size_t{1} << 14;
 
-RandomStream advanced(RandomStream random, std::size_t count) {
-  random.offset += count;
-  return random;
-}
 ConversionOptions advanced(ConversionOptions options, std::size_t count) {
   options.random = advanced(options.random, count);
   return options;

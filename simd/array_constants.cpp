@@ -270,10 +270,13 @@ DequantizeConstants derive_dequantize_constants(const Format& f) {
   return c;
 }
 
-// The constants change only with the format, mode and policy, but a call may ask for
-// them once per 2048 values (round_trip of an array in cache goes in such pieces),
-// where the dozen round_to_format() calls that derive them would cost as much as the
-// conversion. So each thread keeps the last set it derived.
+// The constants change only with the format, mode and policy, but a public call may
+// ask for them once per 2048 values (round_trip of an array in cache goes in such
+// pieces through the public quantize and dequantize, shortcuts included), and user code
+// calls the public functions row by row on small arrays: there the dozen
+// round_to_format() calls that derive them would cost as much as the conversion. So each
+// thread keeps the last set it derived. (Internal inner loops hold their own set in a
+// PreparedQuantize / PreparedDequantize instead, simd/array_paths.hpp.)
 struct LastQuantizeConstants {
   bool valid = false;
   Format format;

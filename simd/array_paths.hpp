@@ -11,40 +11,45 @@
 #include "softfloat/format.hpp"
 #include "softfloat/random_bits.hpp"
 #include "softfloat/rounding.hpp"
+#include "softfloat/simd.hpp"
 
 namespace softfloat::simd::detail {
 
 // The generic algorithm on the currently dispatched target (or the scalar loop for
 // formats outside its range, see quantize_supported()).
-void quantize_generic(const float* in, std::size_t n, std::uint8_t* out, const Format& format, Rounding mode,
-                      Overflow policy, RandomStream random = {});
-void quantize_generic(const float* in, std::size_t n, std::uint16_t* out, const Format& format, Rounding mode,
-                      Overflow policy, RandomStream random = {});
-void quantize_generic(const float* in, std::size_t n, std::uint32_t* out, const Format& format, Rounding mode,
+template <CodeType Code>
+void quantize_generic(const float* in, std::size_t n, Code* out, const Format& format, Rounding mode,
                       Overflow policy, RandomStream random = {});
 // quantize_generic then dequantize_generic on this thread: the fused per-target loop
 // where the vector algorithm covers the format and n is beyond cache (2^16 values or
 // more), else in pieces on the stack (in == out allowed; formats of at most 32 bits).
 void round_trip_generic(const float* in, std::size_t n, float* out, const Format& format, Rounding mode,
                         Overflow policy, RandomStream random = {});
-void dequantize_generic(const std::uint8_t* in, std::size_t n, float* out, const Format& format);
-void dequantize_generic(const std::uint16_t* in, std::size_t n, float* out, const Format& format);
-void dequantize_generic(const std::uint32_t* in, std::size_t n, float* out, const Format& format);
+template <CodeType Code>
+void dequantize_generic(const Code* in, std::size_t n, float* out, const Format& format);
 
 // The generic algorithm compiled for one Highway target (a single HWY_* bit), called
 // through that target's entry of the dispatch table rather than the global choice, so
 // that a test may run several targets at once on several threads. Returns false, and
 // converts nothing, when the library was not compiled for `target` or the CPU lacks it.
-bool quantize_on_target(std::int64_t target, const float* in, std::size_t n, std::uint8_t* out,
-                        const Format& format, Rounding mode, Overflow policy, RandomStream random = {});
-bool quantize_on_target(std::int64_t target, const float* in, std::size_t n, std::uint16_t* out,
-                        const Format& format, Rounding mode, Overflow policy, RandomStream random = {});
+template <CodeType Code>
+bool quantize_on_target(std::int64_t target, const float* in, std::size_t n, Code* out, const Format& format,
+                        Rounding mode, Overflow policy, RandomStream random = {});
+
+// dequantize_generic's vector algorithm compiled for one target; false, converting
+// nothing, where quantize_on_target would be false or the format is outside the vector
+// algorithm. `non_temporal_stores`: store as the public dequantize does for outputs far
+// beyond the cache (from the first vector-aligned output address on).
+template <CodeType Code>
+bool dequantize_on_target(std::int64_t target, const Code* in, std::size_t n, float* out, const Format& format,
+                          bool non_temporal_stores = false);
 
 // The fused round trip (quantize then dequantize in registers) compiled for one
 // target; false, converting nothing, where quantize_on_target would be false or the
 // format is outside the vector algorithm (fp32, formats the scalar loop serves).
+// `non_temporal_stores`: as for dequantize_on_target (unless in == out).
 bool round_trip_on_target(std::int64_t target, const float* in, std::size_t n, float* out, const Format& format,
-                          Rounding mode, Overflow policy, RandomStream random = {});
+                          Rounding mode, Overflow policy, RandomStream random = {}, bool non_temporal_stores = false);
 
 // A conversion prepared once for a format, rounding and overflow policy: which path it
 // takes and the per-target constants, for inner loops that convert many pieces (MX
@@ -56,13 +61,10 @@ class PreparedQuantize {
  public:
   PreparedQuantize(const Format& format, Rounding mode, Overflow policy);
   // `random`: the stream of in[0] (stochastic modes only), as in simd::quantize.
-  void operator()(const float* in, std::size_t n, std::uint8_t* out, RandomStream random = {}) const;
-  void operator()(const float* in, std::size_t n, std::uint16_t* out, RandomStream random = {}) const;
-  void operator()(const float* in, std::size_t n, std::uint32_t* out, RandomStream random = {}) const;
+  template <CodeType Code>
+  void operator()(const float* in, std::size_t n, Code* out, RandomStream random = {}) const;
 
  private:
-  template <class Code>
-  void convert(const float* in, std::size_t n, Code* out, const RandomStream& random) const;
   enum class Path { copy_fp32, scalar, vector };
   Format format_;
   Rounding mode_;
@@ -74,13 +76,10 @@ class PreparedQuantize {
 class PreparedDequantize {
  public:
   explicit PreparedDequantize(const Format& format);
-  void operator()(const std::uint8_t* in, std::size_t n, float* out) const;
-  void operator()(const std::uint16_t* in, std::size_t n, float* out) const;
-  void operator()(const std::uint32_t* in, std::size_t n, float* out) const;
+  template <CodeType Code>
+  void operator()(const Code* in, std::size_t n, float* out) const;
 
  private:
-  template <class Code>
-  void convert(const Code* in, std::size_t n, float* out) const;
   Format format_;
   bool vector_;
   DequantizeConstants constants_;

@@ -11,6 +11,8 @@
 
 #include <cstring>
 
+#include "simd/prefetch.hpp"
+
 // GCC 12's AVX-512 intrinsic headers start some results from _mm512_undefined_*(),
 // which -Wmaybe-uninitialized reports inside the headers themselves.
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
@@ -52,7 +54,10 @@ __attribute__((target("avx512f,avx512bw,avx512vl,avx512bf16"))) inline bool bf16
 // written). Each loop carries its block's target so that the block inlines.
 #define SOFTFLOAT_BLOCK_LOOP(width, In, Out, block)               \
   std::size_t i = 0;                                              \
-  for (; i + (width) <= n; i += (width)) block(in + i, out + i);  \
+  for (; i + (width) <= n; i += (width)) {                       \
+    PrefetchAhead(in + i);                                        \
+    block(in + i, out + i);                                       \
+  }                                                               \
   if (i == n) return;                                             \
   In padded_in[width] = {};                                       \
   Out padded_out[width] = {};                                     \
@@ -88,6 +93,7 @@ __attribute__((target("avx512f,avx512bw,avx512vl,avx512bf16"))) void bf16_from_f
   };
   std::size_t i = 0;
   for (; i + width <= n; i += width) {
+    PrefetchAhead(in + i);
     if (bf16_block(in + i, out + i)) continue;
     std::memcpy(redo_in + redo_count * width, in + i, width * sizeof(float));
     redo_at[redo_count++] = i;

@@ -77,7 +77,7 @@ void check_options(const char* function, Element element, const Options& options
 // Element i's rounding: options.rounding, with random_bits(seed, offset + i) when stochastic.
 std::uint64_t round_element(const ExactValue& value, const Format& grid, const Options& options, std::size_t i) {
   const std::uint32_t random = options.rounding == Rounding::stochastic
-                                   ? random_bits(options.random.seed, options.random.offset + i)
+                                   ? random_bits(options.random, i)
                                    : 0;
   return round_to_format(value, grid, options.rounding, Overflow::saturate, random);
 }

@@ -54,10 +54,13 @@
 #include <cstdint>
 #include <cmath>
 #include <cstring>
+#include <type_traits>
 
 #include "hwy/cache_control.h"
 #include "hwy/highway.h"
 #include "simd/array_constants.hpp"
+#include "simd/prefetch.hpp"
+#include "softfloat/round_to_format.hpp"
 
 HWY_BEFORE_NAMESPACE();
 namespace softfloat::simd::detail {
@@ -71,18 +74,6 @@ using VU = hn::Vec<DU>;
 
 // a >= b on unsigned lanes (Highway 1.0.3 has no unsigned operator>=).
 HWY_INLINE hn::Mask<DU> AtLeast(VU a, VU b) { return hn::Not(hn::Lt(a, b)); }
-
-// Asks for the input kPrefetchBytes ahead of `p`. The hardware prefetcher alone keeps
-// too few lines in flight for one core to read memory at the bus's speed: on a
-// Sapphire Rapids class Xeon, quantize of 2^26 floats took 1.5 times memcpy's time
-// without it and about memcpy's with it (bench_simd_conversion; 8 KiB measured best
-// of 2, 8, 16 and 32 KiB). A prefetch never faults, so addresses past the end are fine;
-// the address is formed as an integer so that no pointer points outside its array.
-constexpr std::uintptr_t kPrefetchBytes = 8192;
-template <class T>
-HWY_INLINE void PrefetchAhead(const T* p) {
-  hwy::Prefetch(reinterpret_cast<const T*>(reinterpret_cast<std::uintptr_t>(p) + kPrefetchBytes));
-}
 
 // Loads one vector of float bits; stores one vector of codes as `Code`.
 HWY_INLINE VU LoadFloatBits(const float* in) {
@@ -142,12 +133,15 @@ HWY_NOINLINE VU FixRareLanes(const QuantizeConstants c, VU u, VU a, VU magnitude
   return hn::IfThenElse(negative_input, hn::Set(du, c.negative_code), result);
 }
 
-// The code's sign bit for float bits u: moved down from bit 31; dropped where the
-// format has no -0 and the magnitude rounded to zero.
+// The code's sign bit for float bits u: moved down from bit 31.
+HWY_INLINE VU MovedSign(const QuantizeConstants& c, VU u) {
+  const DU du;
+  return hn::And(hn::ShiftRightSame(u, int(c.sign_shift)), hn::Set(du, c.sign_bit));
+}
+// The same, dropped where the format has no -0 and the magnitude rounded to zero.
 HWY_INLINE VU CodeSign(const QuantizeConstants& c, VU u, VU magnitude) {
   const DU du;
-  const VU sign = hn::And(hn::ShiftRightSame(u, int(c.sign_shift)), hn::Set(du, c.sign_bit));
-  return hn::IfThenElseZero(hn::Ne(magnitude, hn::Set(du, c.zero_sign_drop)), sign);
+  return hn::IfThenElseZero(hn::Ne(magnitude, hn::Set(du, c.zero_sign_drop)), MovedSign(c, u));
 }
 
 // Which rounding a loop does: nearest even (the default, with the fast and middle
@@ -273,8 +267,7 @@ HWY_INLINE VU QuantizeStochasticVector(const QuantizeConstants& c, VU u, VU rand
     const VU increment = hn::ShiftRightSame(draw, int(c.stochastic_draw_shift));
     const VU magnitude = hn::ShiftRightSame(hn::Add(hn::Add(t, increment), hn::Set(du, c.stochastic_add)),
                                             int(c.mantissa_shift));
-    const VU sign = hn::And(hn::ShiftRightSame(u, int(c.sign_shift)), hn::Set(du, c.sign_bit));
-    return hn::Or(magnitude, sign);
+    return hn::Or(magnitude, MovedSign(c, u));
   }
   return QuantizeVector<Path::kStochastic>(c, u, random);
 }
@@ -306,8 +299,7 @@ HWY_INLINE void QuantizeNearestVector(const QuantizeConstants& c, VU u, std::siz
 // sign moved down from bit 31.
 HWY_INLINE VU FastPathCodes(const QuantizeConstants& c, VU t_lsb, VU u) {
   const DU du;
-  const VU sign = hn::And(hn::ShiftRightSame(u, int(c.sign_shift)), hn::Set(du, c.sign_bit));
-  return hn::Or(hn::ShiftRightSame(hn::Add(t_lsb, hn::Set(du, c.fast_add)), int(c.mantissa_shift)), sign);
+  return hn::Or(hn::ShiftRightSame(hn::Add(t_lsb, hn::Set(du, c.fast_add)), int(c.mantissa_shift)), MovedSign(c, u));
 }
 
 // Where each vector of codes goes: sink(i, codes) for elements [i, i + lanes) of the
@@ -519,23 +511,19 @@ HWY_INLINE void DoublesToFloatsRoundedToOdd(const double* HWY_RESTRICT in, std::
   std::memcpy(out + i, padded_out, (n - i) * sizeof(float));
 }
 #else
-// Targets without double lanes (Armv7 NEON, WASM): the same rule one value at a time.
+// Targets without double lanes (Armv7 NEON, WASM): the same rule one value at a time,
+// finite values through the library's one rounding routine (round to odd: beyond the
+// float range it gives +-FLT_MAX, as above).
 HWY_INLINE void DoublesToFloatsRoundedToOdd(const double* HWY_RESTRICT in, std::size_t n, float* HWY_RESTRICT out) {
   for (std::size_t i = 0; i < n; ++i) {
     std::uint64_t x;
     std::memcpy(&x, in + i, 8);
     const std::uint32_t sign = std::uint32_t(x >> 32) & 0x80000000u;
     const std::uint64_t a = x & 0x7FFFFFFFFFFFFFFFull;
-    std::uint32_t bits;
-    if (a >= 0x7FF0000000000000ull) {
-      bits = sign | 0x7F800000u | (a > 0x7FF0000000000000ull ? (std::uint32_t(a >> 29) & 0x7FFFFFu) | 0x400000u : 0);
-    } else if (in[i] > 3.4028234663852886e38 || in[i] < -3.4028234663852886e38) {
-      bits = sign | 0x7F7FFFFFu;
-    } else {
-      const float f = float(in[i]);
-      std::memcpy(&bits, &f, 4);
-      if (double(f) != in[i]) bits = (bits - (std::fabs(double(f)) > std::fabs(in[i]) ? 1 : 0)) | 1u;
-    }
+    const std::uint32_t bits =
+        a >= 0x7FF0000000000000ull
+            ? sign | 0x7F800000u | (a > 0x7FF0000000000000ull ? (std::uint32_t(a >> 29) & 0x7FFFFFu) | 0x400000u : 0)
+            : std::uint32_t(round_to_format(decode(in[i]), binary32_format, Rounding::odd, Overflow::standard));
     std::memcpy(out + i, &bits, 4);
   }
 }
@@ -572,14 +560,25 @@ HWY_NOINLINE void QuantizeDoublesTo32(const double* in, std::size_t n, std::uint
 //   subnormal: m * 2^(emin - M) with m = g & mantissa_mask: the exact float(m) with
 //              emin - M added to its exponent field, or (all fp32 subnormals) m << (emin - M + 149)
 //   zero, inf, NaN: compare and select.
+// The sign of a code, moved to fp32's sign bit.
+HWY_INLINE VU DequantizedSign(const DequantizeConstants& c, VU code) {
+  const DU du;
+  return hn::ShiftLeftSame(hn::And(code, hn::Set(du, c.sign_bit)), int(c.sign_shift));
+}
+// The fp32 bits of a normal magnitude.
+HWY_INLINE VU DequantizedNormal(const DequantizeConstants& c, VU magnitude) {
+  const DU du;
+  return hn::Add(hn::ShiftLeftSame(magnitude, int(c.mantissa_shift)), hn::Set(du, c.exponent_adjust));
+}
+
 HWY_INLINE VU DequantizeVector(const DequantizeConstants& c, VU code) {
   const DU du;
   const DI di;
   const DF df;
   const VU magnitude = hn::And(code, hn::Set(du, c.magnitude_mask));
-  const VU sign = hn::ShiftLeftSame(hn::And(code, hn::Set(du, c.sign_bit)), int(c.sign_shift));
+  const VU sign = DequantizedSign(c, code);
   const VU mantissa = hn::And(magnitude, hn::Set(du, c.mantissa_mask));
-  const VU normal = hn::Add(hn::ShiftLeftSame(magnitude, int(c.mantissa_shift)), hn::Set(du, c.exponent_adjust));
+  const VU normal = DequantizedNormal(c, magnitude);
   const VU by_conversion =
       hn::Add(hn::BitCast(du, hn::ConvertTo(df, hn::BitCast(di, mantissa))), hn::Set(du, c.subnormal_exponent_adjust));
   const VU by_shift = hn::ShiftLeftSame(mantissa, int(c.subnormal_shift));
@@ -606,18 +605,43 @@ HWY_INLINE VU DequantizeNormalOrGeneral(const DequantizeConstants& c, VU code, s
   const VU magnitude = hn::And(code, hn::Set(du, c.magnitude_mask));
   const bool all_normal = hn::AllTrue(du, hn::Lt(hn::Sub(magnitude, hn::Set(du, c.fast_low)), hn::Set(du, c.fast_span)));
   fast_failures += all_normal ? 0 : 1;
-  if (!kGeneralFirst && HWY_LIKELY(all_normal)) {
-    const VU sign = hn::ShiftLeftSame(hn::And(code, hn::Set(du, c.sign_bit)), int(c.sign_shift));
-    return hn::Or(hn::Add(hn::ShiftLeftSame(magnitude, int(c.mantissa_shift)), hn::Set(du, c.exponent_adjust)), sign);
-  }
+  if (!kGeneralFirst && HWY_LIKELY(all_normal)) return hn::Or(DequantizedNormal(c, magnitude), DequantizedSign(c, code));
   return DequantizeVector(c, code);
+}
+
+// Floats stored plainly or (kStream) with non-temporal stores, to an aligned address.
+template <bool kStream>
+HWY_INLINE void StoreFloatBits(VU bits, float* out) {
+  const DF df;
+  if constexpr (kStream) hn::Stream(hn::BitCast(df, bits), df, out);
+  else hn::StoreU(hn::BitCast(df, bits), df, out);
+}
+
+// Non-temporal stores, for outputs far beyond the cache (the caller's `stream`): there
+// a plain store first reads each line it writes, a third of the memory traffic of a
+// float-to-float pass, which memcpy too avoids for large copies. body(kStream, begin,
+// end) converts values [begin, end): plain stores up to the first vector-aligned
+// output address, non-temporal ones after; all plain when not streaming.
+template <class Body>
+HWY_INLINE void WithStreamingStores(std::size_t n, const float* out, bool stream, const Body& body) {
+  const std::size_t align = hn::Lanes(DF()) * sizeof(float);
+  const std::size_t misaligned = reinterpret_cast<std::uintptr_t>(out) % align;
+  std::size_t head = n;
+  if (stream && misaligned % sizeof(float) == 0) {
+    head = misaligned == 0 ? 0 : (align - misaligned) / sizeof(float);
+    if (head > n) head = n;
+  }
+  body(std::false_type{}, std::size_t{0}, head);
+  if (head == n) return;
+  body(std::true_type{}, head, n);
+  hwy::FlushStream();  // ordered before the caller's later stores (and its threads' join)
 }
 
 // In blocks of 16 vectors, as quantize's nearest-even loop: a block tries the normal
 // formula first unless more than a quarter of the previous block's vectors failed it
 // (the 4- and 6-bit formats, whose vectors nearly always hold a zero or subnormal
 // code, would otherwise mispredict that branch at random).
-template <class Code>
+template <bool kStream, class Code>
 HWY_INLINE void DequantizeLoop(const Code* HWY_RESTRICT in, std::size_t n, float* HWY_RESTRICT out,
                                const DequantizeConstants& constants) {
   const DequantizeConstants c = constants;  // kept in registers, as in QuantizeLoop
@@ -634,7 +658,7 @@ HWY_INLINE void DequantizeLoop(const Code* HWY_RESTRICT in, std::size_t n, float
       const VU code = LoadCodes(in + i);
       const VU bits = general_first ? DequantizeNormalOrGeneral<true>(c, code, fast_failures)
                                     : DequantizeNormalOrGeneral<false>(c, code, fast_failures);
-      hn::StoreU(hn::BitCast(df, bits), df, out + i);
+      StoreFloatBits<kStream>(bits, out + i);
     }
     general_first = fast_failures * 4 > vectors;
   }
@@ -653,40 +677,55 @@ HWY_INLINE void DequantizeLoop(const Code* HWY_RESTRICT in, std::size_t n, float
 // the same bits: the code is (t + lsb + fast_half + rebias) >> shift, and decoding
 // shifts it back and subtracts the rebias ((bias - 127) << 23) again (the bf16
 // rounding trick, for every format).
+//
+// kStream: non-temporal stores (WithStreamingStores); the padded tail takes plain ones.
+template <bool kStream>
 struct StoreAsFloats {
   const DequantizeConstants& c;
   float* out;  // may be the input
-  HWY_INLINE void operator()(std::size_t i, VU codes) const {
-    const DF df;
-    hn::StoreU(hn::BitCast(df, DequantizeVector(c, codes)), df, out + i);
-  }
+  HWY_INLINE void operator()(std::size_t i, VU codes) const { Store(DequantizeVector(c, codes), i); }
   HWY_INLINE void Rounded(const QuantizeConstants& q, std::size_t i, VU t_lsb, VU u) const {
     const DU du;
-    const DF df;
     const VU rounded = hn::AndNot(hn::Set(du, (1u << q.mantissa_shift) - 1), hn::Add(t_lsb, hn::Set(du, q.fast_half)));
-    hn::StoreU(hn::BitCast(df, hn::Or(rounded, hn::And(u, hn::Set(du, 0x80000000u)))), df, out + i);
+    Store(hn::Or(rounded, hn::And(u, hn::Set(du, 0x80000000u))), i);
   }
+  HWY_INLINE void Store(VU bits, std::size_t i) const { StoreFloatBits<kStream>(bits, out + i); }
   using Padded = float;
-  StoreAsFloats At(Padded* buffer) const { return {c, buffer}; }
+  StoreAsFloats<false> At(Padded* buffer) const { return {c, buffer}; }
 };
 
 // Fake quantization in one pass: each vector rounded to codes and decoded again before
 // it is stored, the same bits as quantize then dequantize (the codes in a lane are
 // below 2^bits, what StoreCodes keeps and LoadCodes reads back).
 HWY_NOINLINE void RoundTripFloats(const float* in, std::size_t n, float* out, const QuantizeConstants& qc,
-                                  const DequantizeConstants& dc) {
+                                  const DequantizeConstants& dc, bool stream) {
   const DequantizeConstants d = dc;  // kept in registers, as in QuantizeAnyPath
-  QuantizeAnyPath(in, n, StoreAsFloats{d, out}, qc);
+  // In place the lines have just been read: nothing to save.
+  WithStreamingStores(n, out, stream && in != out, [&](auto kStream, std::size_t begin, std::size_t end) {
+    QuantizeConstants part = qc;
+    part.counter_base += std::uint32_t(begin);  // the random bits of element begin onwards
+    QuantizeAnyPath(in + begin, end - begin, StoreAsFloats<decltype(kStream)::value>{d, out + begin}, part);
+  });
 }
 
-HWY_NOINLINE void DequantizeFrom8(const std::uint8_t* in, std::size_t n, float* out, const DequantizeConstants& c) {
-  DequantizeLoop(in, n, out, c);
+template <class Code>
+HWY_INLINE void DequantizeAny(const Code* in, std::size_t n, float* out, const DequantizeConstants& c, bool stream) {
+  WithStreamingStores(n, out, stream, [&](auto kStream, std::size_t begin, std::size_t end) {
+    DequantizeLoop<decltype(kStream)::value>(in + begin, end - begin, out + begin, c);
+  });
 }
-HWY_NOINLINE void DequantizeFrom16(const std::uint16_t* in, std::size_t n, float* out, const DequantizeConstants& c) {
-  DequantizeLoop(in, n, out, c);
+
+HWY_NOINLINE void DequantizeFrom8(const std::uint8_t* in, std::size_t n, float* out, const DequantizeConstants& c,
+                                   bool stream) {
+  DequantizeAny(in, n, out, c, stream);
 }
-HWY_NOINLINE void DequantizeFrom32(const std::uint32_t* in, std::size_t n, float* out, const DequantizeConstants& c) {
-  DequantizeLoop(in, n, out, c);
+HWY_NOINLINE void DequantizeFrom16(const std::uint16_t* in, std::size_t n, float* out, const DequantizeConstants& c,
+                                   bool stream) {
+  DequantizeAny(in, n, out, c, stream);
+}
+HWY_NOINLINE void DequantizeFrom32(const std::uint32_t* in, std::size_t n, float* out, const DequantizeConstants& c,
+                                   bool stream) {
+  DequantizeAny(in, n, out, c, stream);
 }
 
 }  // namespace HWY_NAMESPACE

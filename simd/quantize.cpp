@@ -48,33 +48,33 @@ namespace {
 constexpr Format fp16_format{5, 10, 15};
 constexpr Format bf16_format{8, 7, 127};
 
-void dispatch_quantize(const float* in, std::size_t n, std::uint8_t* out, const QuantizeConstants& c) {
-  HWY_DYNAMIC_DISPATCH(QuantizeTo8)(in, n, out, c);
+// The dispatched entry point of each value and code type.
+template <class Value, class Code>
+void dispatch_quantize(const Value* in, std::size_t n, Code* out, const QuantizeConstants& c) {
+  if constexpr (std::is_same_v<Value, double>) {
+    if constexpr (sizeof(Code) == 1) HWY_DYNAMIC_DISPATCH(QuantizeDoublesTo8)(in, n, out, c);
+    else if constexpr (sizeof(Code) == 2) HWY_DYNAMIC_DISPATCH(QuantizeDoublesTo16)(in, n, out, c);
+    else HWY_DYNAMIC_DISPATCH(QuantizeDoublesTo32)(in, n, out, c);
+  } else {
+    if constexpr (sizeof(Code) == 1) HWY_DYNAMIC_DISPATCH(QuantizeTo8)(in, n, out, c);
+    else if constexpr (sizeof(Code) == 2) HWY_DYNAMIC_DISPATCH(QuantizeTo16)(in, n, out, c);
+    else HWY_DYNAMIC_DISPATCH(QuantizeTo32)(in, n, out, c);
+  }
 }
-void dispatch_quantize(const float* in, std::size_t n, std::uint16_t* out, const QuantizeConstants& c) {
-  HWY_DYNAMIC_DISPATCH(QuantizeTo16)(in, n, out, c);
+// `stream`: non-temporal stores (WithStreamingStores in simd/quantize-inl.h).
+template <class Code>
+void dispatch_dequantize(const Code* in, std::size_t n, float* out, const DequantizeConstants& c,
+                         bool stream = false) {
+  if constexpr (sizeof(Code) == 1) HWY_DYNAMIC_DISPATCH(DequantizeFrom8)(in, n, out, c, stream);
+  else if constexpr (sizeof(Code) == 2) HWY_DYNAMIC_DISPATCH(DequantizeFrom16)(in, n, out, c, stream);
+  else HWY_DYNAMIC_DISPATCH(DequantizeFrom32)(in, n, out, c, stream);
 }
-void dispatch_quantize(const float* in, std::size_t n, std::uint32_t* out, const QuantizeConstants& c) {
-  HWY_DYNAMIC_DISPATCH(QuantizeTo32)(in, n, out, c);
-}
-void dispatch_quantize(const double* in, std::size_t n, std::uint8_t* out, const QuantizeConstants& c) {
-  HWY_DYNAMIC_DISPATCH(QuantizeDoublesTo8)(in, n, out, c);
-}
-void dispatch_quantize(const double* in, std::size_t n, std::uint16_t* out, const QuantizeConstants& c) {
-  HWY_DYNAMIC_DISPATCH(QuantizeDoublesTo16)(in, n, out, c);
-}
-void dispatch_quantize(const double* in, std::size_t n, std::uint32_t* out, const QuantizeConstants& c) {
-  HWY_DYNAMIC_DISPATCH(QuantizeDoublesTo32)(in, n, out, c);
-}
-void dispatch_dequantize(const std::uint8_t* in, std::size_t n, float* out, const DequantizeConstants& c) {
-  HWY_DYNAMIC_DISPATCH(DequantizeFrom8)(in, n, out, c);
-}
-void dispatch_dequantize(const std::uint16_t* in, std::size_t n, float* out, const DequantizeConstants& c) {
-  HWY_DYNAMIC_DISPATCH(DequantizeFrom16)(in, n, out, c);
-}
-void dispatch_dequantize(const std::uint32_t* in, std::size_t n, float* out, const DequantizeConstants& c) {
-  HWY_DYNAMIC_DISPATCH(DequantizeFrom32)(in, n, out, c);
-}
+
+// Outputs of at least this many bytes take non-temporal stores: far beyond the
+// per-core caches and a fair part of a shared L3, where the next reader finds the
+// values in memory anyway. Smaller ones stay in cache for their reader.
+constexpr std::size_t kStreamingMinimumBytes = std::size_t{32} << 20;
+bool streams(std::size_t n) { return n * sizeof(float) >= kStreamingMinimumBytes; }
 
 std::string describe_format(const Format& format) {
   try {
@@ -99,13 +99,7 @@ void check_arguments(const void* in, std::size_t n, const void* out, const Forma
 
 // The random bits of element i of a call whose first element has counter random.offset.
 std::uint32_t element_bits(Rounding mode, const RandomStream& random, std::size_t i) {
-  return is_stochastic(mode) ? random_bits(random.seed, random.offset + i) : 0;
-}
-
-// A stream advanced by `count` elements.
-RandomStream advanced(RandomStream random, std::size_t count) {
-  random.offset += count;
-  return random;
+  return is_stochastic(mode) ? random_bits(random, i) : 0;
 }
 
 bool is_fp32(const Format& format) { return format == binary32_format; }
@@ -199,7 +193,7 @@ void quantize_generic_impl(const float* in, std::size_t n, Code* out, const Form
 }
 
 template <class Code>
-void dequantize_generic_impl(const Code* in, std::size_t n, float* out, const Format& format) {
+void dequantize_generic_impl(const Code* in, std::size_t n, float* out, const Format& format, bool stream = false) {
   if (n == 0) return;
   if (!dequantize_supported(format)) {
     const std::uint64_t mask = format.sign_bit() | format.magnitude_mask();
@@ -209,7 +203,7 @@ void dequantize_generic_impl(const Code* in, std::size_t n, float* out, const Fo
     }
     return;
   }
-  dispatch_dequantize(in, n, out, dequantize_constants(format));
+  dispatch_dequantize(in, n, out, dequantize_constants(format), stream);
 }
 
 // Starts of the blocks handed to threads: a multiple of any vector's lane count.
@@ -233,14 +227,14 @@ void quantize_part(const float* in, std::size_t n, Code* out, const Format& form
 }
 
 template <class Code>
-void dequantize_part(const Code* in, std::size_t n, float* out, const Format& format) {
+void dequantize_part(const Code* in, std::size_t n, float* out, const Format& format, bool stream = false) {
   if constexpr (sizeof(Code) == 2) {
     if (format == fp16_format && f16c_usable()) {
       ScopedDefaultFloatEnvironment environment;
       return float_from_fp16_f16c(in, n, out);
     }
   }
-  dequantize_generic_impl(in, n, out, format);
+  dequantize_generic_impl(in, n, out, format, stream);
 }
 
 template <class Code>
@@ -258,7 +252,7 @@ void dequantize_public(const Code* in, std::size_t n, float* out, const Format& 
   check_arguments<Code>(in, n, out, format, "dequantize");
   if (n == 0) return;
   parallel_for(n, kThreadBlockAlignment, [&](std::size_t begin, std::size_t end) {
-    dequantize_part(in + begin, end - begin, out + begin, format);
+    dequantize_part(in + begin, end - begin, out + begin, format, streams(n));
   });
 }
 
@@ -288,22 +282,24 @@ bool fused_loop_covers(const Format& format, Rounding mode) {
 
 // The fused loop through `convert` (the dispatched entry or one target's), in pieces
 // that share their random counters' high half, as quantize_vector does.
+// `stream`: non-temporal stores (RoundTripFloats).
 template <class Convert>
 void round_trip_through(Convert convert, const float* in, std::size_t n, float* out, const Format& format,
-                        Rounding mode, Overflow policy, const RandomStream& random) {
+                        Rounding mode, Overflow policy, const RandomStream& random, bool stream) {
   ScopedDefaultFloatEnvironment environment;
   const QuantizeConstants encode_constants = quantize_constants(format, mode, policy);
   const DequantizeConstants decode_constants = dequantize_constants(format);
   for_each_counter_block(n, random, mode, [&](std::size_t begin, std::size_t end) {
     convert(in + begin, end - begin, out + begin, at_stream(encode_constants, advanced(random, begin)),
-            decode_constants);
+            decode_constants, stream);
   });
 }
 
 void dispatch_round_trip(const float* in, std::size_t n, float* out, const QuantizeConstants& q,
-                         const DequantizeConstants& d) {
-  HWY_DYNAMIC_DISPATCH(RoundTripFloats)(in, n, out, q, d);
+                         const DequantizeConstants& d, bool stream) {
+  HWY_DYNAMIC_DISPATCH(RoundTripFloats)(in, n, out, q, d, stream);
 }
+
 
 // Elsewhere (fp32, formats outside the vector algorithm, the shortcuts, arrays in
 // cache): quantize then dequantize through a code buffer on the stack, a
@@ -341,7 +337,8 @@ void round_trip_blocks(const float* in, std::size_t n, float* out, const Format&
   parallel_for(n, kThreadBlockAlignment, [&](std::size_t begin, std::size_t end) {
     const RandomStream here = advanced(random, begin);
     if (fused && end - begin >= kFusedRoundTripMinimum)
-      round_trip_through(dispatch_round_trip, in + begin, end - begin, out + begin, format, mode, policy, here);
+      round_trip_through(dispatch_round_trip, in + begin, end - begin, out + begin, format, mode, policy, here,
+                         streams(n));
     else
       round_trip_pieces<Code>(in + begin, end - begin, out + begin, format, mode, policy, here, false);
   });
@@ -353,7 +350,7 @@ void round_trip_generic(const float* in, std::size_t n, float* out, const Format
                         Overflow policy, RandomStream random) {
   if (n == 0) return;
   if (n >= kFusedRoundTripMinimum && fused_loop_covers(format, mode))
-    return round_trip_through(dispatch_round_trip, in, n, out, format, mode, policy, random);
+    return round_trip_through(dispatch_round_trip, in, n, out, format, mode, policy, random, streams(n));
   if (format.total_bits() <= 8) round_trip_pieces<std::uint8_t>(in, n, out, format, mode, policy, random, true);
   else if (format.total_bits() <= 16) round_trip_pieces<std::uint16_t>(in, n, out, format, mode, policy, random, true);
   else round_trip_pieces<std::uint32_t>(in, n, out, format, mode, policy, random, true);
@@ -366,8 +363,8 @@ PreparedQuantize::PreparedQuantize(const Format& format, Rounding mode, Overflow
   else path_ = Path::vector, constants_ = quantize_constants(format, mode, policy);
 }
 
-template <class Code>
-void PreparedQuantize::convert(const float* in, std::size_t n, Code* out, const RandomStream& random) const {
+template <CodeType Code>
+void PreparedQuantize::operator()(const float* in, std::size_t n, Code* out, RandomStream random) const {
   if (n == 0) return;
   if (path_ == Path::vector) {
     const auto dispatched = [](const float* i, std::size_t count, Code* o, const QuantizeConstants& c) {
@@ -379,50 +376,24 @@ void PreparedQuantize::convert(const float* in, std::size_t n, Code* out, const 
   quantize_scalar_loop(in, n, out, format_, mode_, policy_, random);
 }
 
-void PreparedQuantize::operator()(const float* in, std::size_t n, std::uint8_t* out, RandomStream random) const {
-  convert(in, n, out, random);
-}
-void PreparedQuantize::operator()(const float* in, std::size_t n, std::uint16_t* out, RandomStream random) const {
-  convert(in, n, out, random);
-}
-void PreparedQuantize::operator()(const float* in, std::size_t n, std::uint32_t* out, RandomStream random) const {
-  convert(in, n, out, random);
-}
-
 PreparedDequantize::PreparedDequantize(const Format& format)
     : format_(format), vector_(dequantize_supported(format)), constants_{} {
   if (vector_) constants_ = dequantize_constants(format);
 }
 
-template <class Code>
-void PreparedDequantize::convert(const Code* in, std::size_t n, float* out) const {
+template <CodeType Code>
+void PreparedDequantize::operator()(const Code* in, std::size_t n, float* out) const {
   if (vector_) dispatch_dequantize(in, n, out, constants_);
   else dequantize_generic_impl(in, n, out, format_);
 }
 
-void PreparedDequantize::operator()(const std::uint8_t* in, std::size_t n, float* out) const { convert(in, n, out); }
-void PreparedDequantize::operator()(const std::uint16_t* in, std::size_t n, float* out) const { convert(in, n, out); }
-void PreparedDequantize::operator()(const std::uint32_t* in, std::size_t n, float* out) const { convert(in, n, out); }
-
-void quantize_generic(const float* in, std::size_t n, std::uint8_t* out, const Format& format, Rounding mode,
+template <CodeType Code>
+void quantize_generic(const float* in, std::size_t n, Code* out, const Format& format, Rounding mode,
                       Overflow policy, RandomStream random) {
   quantize_generic_impl(in, n, out, format, mode, policy, random);
 }
-void quantize_generic(const float* in, std::size_t n, std::uint16_t* out, const Format& format, Rounding mode,
-                      Overflow policy, RandomStream random) {
-  quantize_generic_impl(in, n, out, format, mode, policy, random);
-}
-void quantize_generic(const float* in, std::size_t n, std::uint32_t* out, const Format& format, Rounding mode,
-                      Overflow policy, RandomStream random) {
-  quantize_generic_impl(in, n, out, format, mode, policy, random);
-}
-void dequantize_generic(const std::uint8_t* in, std::size_t n, float* out, const Format& format) {
-  dequantize_generic_impl(in, n, out, format);
-}
-void dequantize_generic(const std::uint16_t* in, std::size_t n, float* out, const Format& format) {
-  dequantize_generic_impl(in, n, out, format);
-}
-void dequantize_generic(const std::uint32_t* in, std::size_t n, float* out, const Format& format) {
+template <CodeType Code>
+void dequantize_generic(const Code* in, std::size_t n, float* out, const Format& format) {
   dequantize_generic_impl(in, n, out, format);
 }
 void quantize_scalar(const float* in, std::size_t n, std::uint32_t* out, const Format& format, Rounding mode,
@@ -445,31 +416,48 @@ int table_index(std::int64_t target) {
   return shifted == 0 ? -1 : std::countr_zero(shifted);
 }
 
-template <class Code, class Table>
-bool quantize_on(const Table& table, std::int64_t target, const float* in, std::size_t n, Code* out,
-                 const Format& format, Rounding mode, Overflow policy, const RandomStream& random) {
-  const int index = table_index(target);
-  if (index < 0) return false;
-  quantize_through(table[index], in, n, out, format, mode, policy, random);
-  return true;
+template <class Code>
+const auto& dequantize_table() {
+  if constexpr (sizeof(Code) == 1) return HWY_DISPATCH_TABLE(DequantizeFrom8);
+  else if constexpr (sizeof(Code) == 2) return HWY_DISPATCH_TABLE(DequantizeFrom16);
+  else return HWY_DISPATCH_TABLE(DequantizeFrom32);
+}
+
+// The per-target entries of each code type's quantize.
+template <class Code>
+const auto& quantize_table() {
+  if constexpr (sizeof(Code) == 1) return HWY_DISPATCH_TABLE(QuantizeTo8);
+  else if constexpr (sizeof(Code) == 2) return HWY_DISPATCH_TABLE(QuantizeTo16);
+  else return HWY_DISPATCH_TABLE(QuantizeTo32);
 }
 
 }  // namespace
 
-bool quantize_on_target(std::int64_t target, const float* in, std::size_t n, std::uint8_t* out,
-                        const Format& format, Rounding mode, Overflow policy, RandomStream random) {
-  return quantize_on(HWY_DISPATCH_TABLE(QuantizeTo8), target, in, n, out, format, mode, policy, random);
+template <CodeType Code>
+bool quantize_on_target(std::int64_t target, const float* in, std::size_t n, Code* out, const Format& format,
+                        Rounding mode, Overflow policy, RandomStream random) {
+  const int index = table_index(target);
+  if (index < 0) return false;
+  quantize_through(quantize_table<Code>()[index], in, n, out, format, mode, policy, random);
+  return true;
 }
-bool quantize_on_target(std::int64_t target, const float* in, std::size_t n, std::uint16_t* out,
-                        const Format& format, Rounding mode, Overflow policy, RandomStream random) {
-  return quantize_on(HWY_DISPATCH_TABLE(QuantizeTo16), target, in, n, out, format, mode, policy, random);
+
+template <CodeType Code>
+bool dequantize_on_target(std::int64_t target, const Code* in, std::size_t n, float* out, const Format& format,
+                          bool non_temporal_stores) {
+  const int index = table_index(target);
+  if (index < 0 || !dequantize_supported(format)) return false;
+  if (n > 0) dequantize_table<Code>()[index](in, n, out, dequantize_constants(format), non_temporal_stores);
+  return true;
 }
 
 bool round_trip_on_target(std::int64_t target, const float* in, std::size_t n, float* out, const Format& format,
-                          Rounding mode, Overflow policy, RandomStream random) {
+                          Rounding mode, Overflow policy, RandomStream random, bool non_temporal_stores) {
   const int index = table_index(target);
   if (index < 0 || !fused_loop_covers(format, mode)) return false;
-  if (n > 0) round_trip_through(HWY_DISPATCH_TABLE(RoundTripFloats)[index], in, n, out, format, mode, policy, random);
+  if (n > 0)
+    round_trip_through(HWY_DISPATCH_TABLE(RoundTripFloats)[index], in, n, out, format, mode, policy, random,
+                       non_temporal_stores);
   return true;
 }
 
@@ -489,41 +477,42 @@ void bf16_from_float_generic(const float* in, std::size_t n, std::uint16_t* out)
   dispatch_quantize(in, n, out, constants);
 }
 
+// The instances simd/array_paths.hpp declares, for every code type.
+#define SOFTFLOAT_SIMD_DETAIL_INSTANCES(Code)                                                                      \
+  template void PreparedQuantize::operator()(const float*, std::size_t, Code*, RandomStream) const;              \
+  template void PreparedDequantize::operator()(const Code*, std::size_t, float*) const;                           \
+  template void quantize_generic(const float*, std::size_t, Code*, const Format&, Rounding, Overflow, RandomStream); \
+  template void dequantize_generic(const Code*, std::size_t, float*, const Format&);                              \
+  template bool quantize_on_target(std::int64_t, const float*, std::size_t, Code*, const Format&, Rounding,      \
+                                   Overflow, RandomStream);                                                      \
+  template bool dequantize_on_target(std::int64_t, const Code*, std::size_t, float*, const Format&, bool);
+SOFTFLOAT_SIMD_DETAIL_INSTANCES(std::uint8_t)
+SOFTFLOAT_SIMD_DETAIL_INSTANCES(std::uint16_t)
+SOFTFLOAT_SIMD_DETAIL_INSTANCES(std::uint32_t)
+#undef SOFTFLOAT_SIMD_DETAIL_INSTANCES
+
 }  // namespace detail
 
-void quantize(const float* in, std::size_t n, std::uint8_t* out, const Format& format, Rounding mode,
-              Overflow policy, RandomStream random) {
-  detail::quantize_public(in, n, out, format, mode, policy, random);
+template <ValueType Value, CodeType Code>
+void quantize(const Value* in, std::size_t n, Code* out, const Format& format, Rounding mode, Overflow policy,
+              RandomStream random) {
+  if constexpr (std::is_same_v<Value, double>) detail::quantize_double(in, n, out, format, mode, policy, random);
+  else detail::quantize_public(in, n, out, format, mode, policy, random);
 }
-void quantize(const float* in, std::size_t n, std::uint16_t* out, const Format& format, Rounding mode,
-              Overflow policy, RandomStream random) {
-  detail::quantize_public(in, n, out, format, mode, policy, random);
-}
-void quantize(const float* in, std::size_t n, std::uint32_t* out, const Format& format, Rounding mode,
-              Overflow policy, RandomStream random) {
-  detail::quantize_public(in, n, out, format, mode, policy, random);
-}
-void quantize(const double* in, std::size_t n, std::uint8_t* out, const Format& format, Rounding mode,
-              Overflow policy, RandomStream random) {
-  detail::quantize_double(in, n, out, format, mode, policy, random);
-}
-void quantize(const double* in, std::size_t n, std::uint16_t* out, const Format& format, Rounding mode,
-              Overflow policy, RandomStream random) {
-  detail::quantize_double(in, n, out, format, mode, policy, random);
-}
-void quantize(const double* in, std::size_t n, std::uint32_t* out, const Format& format, Rounding mode,
-              Overflow policy, RandomStream random) {
-  detail::quantize_double(in, n, out, format, mode, policy, random);
-}
-void dequantize(const std::uint8_t* in, std::size_t n, float* out, const Format& format) {
+template <CodeType Code>
+void dequantize(const Code* in, std::size_t n, float* out, const Format& format) {
   detail::dequantize_public(in, n, out, format);
 }
-void dequantize(const std::uint16_t* in, std::size_t n, float* out, const Format& format) {
-  detail::dequantize_public(in, n, out, format);
-}
-void dequantize(const std::uint32_t* in, std::size_t n, float* out, const Format& format) {
-  detail::dequantize_public(in, n, out, format);
-}
+
+// The instances softfloat/simd.hpp declares: every value type with every code type.
+#define SOFTFLOAT_SIMD_INSTANCES(Code)                                                                          \
+  template void quantize(const float*, std::size_t, Code*, const Format&, Rounding, Overflow, RandomStream);  \
+  template void quantize(const double*, std::size_t, Code*, const Format&, Rounding, Overflow, RandomStream); \
+  template void dequantize(const Code*, std::size_t, float*, const Format&);
+SOFTFLOAT_SIMD_INSTANCES(std::uint8_t)
+SOFTFLOAT_SIMD_INSTANCES(std::uint16_t)
+SOFTFLOAT_SIMD_INSTANCES(std::uint32_t)
+#undef SOFTFLOAT_SIMD_INSTANCES
 
 void round_trip(const float* in, std::size_t n, float* out, const Format& format, Rounding mode, Overflow policy,
                 RandomStream random) {

@@ -71,4 +71,16 @@ constexpr std::uint32_t random_bits(std::uint64_t seed, std::uint64_t index) {
   return detail::keyed_bits(detail::random_keys(seed, std::uint32_t(index >> 32)), std::uint32_t(index));
 }
 
+// The bits of element i of an array that starts at counter stream.offset.
+constexpr std::uint32_t random_bits(const RandomStream& stream, std::uint64_t i) {
+  return random_bits(stream.seed, stream.offset + i);
+}
+
+// The stream of an array's elements from `count` on, for the calls that convert a part
+// of it: element i of the part draws the counter of element count + i of the whole.
+constexpr RandomStream advanced(RandomStream stream, std::uint64_t count) {
+  stream.offset += count;
+  return stream;
+}
+
 }  // namespace softfloat

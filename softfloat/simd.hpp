@@ -25,37 +25,31 @@
 
 namespace softfloat::simd {
 
+// The element types of the array conversions: float or double values in, codes in
+// unsigned integers of 8, 16 or 32 bits out. The functions below are defined (and
+// instantiated for each of these types) in the library.
+template <class Code>
+concept CodeType = std::is_same_v<Code, std::uint8_t> || std::is_same_v<Code, std::uint16_t> ||
+                   std::is_same_v<Code, std::uint32_t>;
+template <class Value>
+concept ValueType = std::is_same_v<Value, float> || std::is_same_v<Value, double>;
+
 // float -> codes of `format`, rounded with `mode` and `policy` exactly as
 // round_to_format(decode(x), format, mode, policy, random_bits(random.seed,
 // random.offset + i)) for element i. The output type must hold format.total_bits()
 // bits. The stochastic modes draw their bits from `random` (softfloat/random_bits.hpp):
 // the same seed and offset give the same codes on every target and thread count, and
 // an array converted in pieces matches the whole when each piece's offset is its start.
-void quantize(const float* in, std::size_t n, std::uint8_t* out, const Format& format,
-              Rounding mode = Rounding::nearest_even, Overflow policy = Overflow::standard,
-              RandomStream random = {});
-void quantize(const float* in, std::size_t n, std::uint16_t* out, const Format& format,
-              Rounding mode = Rounding::nearest_even, Overflow policy = Overflow::standard,
-              RandomStream random = {});
-void quantize(const float* in, std::size_t n, std::uint32_t* out, const Format& format,
-              Rounding mode = Rounding::nearest_even, Overflow policy = Overflow::standard,
-              RandomStream random = {});
-// double -> codes, rounded once straight from the double (never through float).
-void quantize(const double* in, std::size_t n, std::uint8_t* out, const Format& format,
-              Rounding mode = Rounding::nearest_even, Overflow policy = Overflow::standard,
-              RandomStream random = {});
-void quantize(const double* in, std::size_t n, std::uint16_t* out, const Format& format,
-              Rounding mode = Rounding::nearest_even, Overflow policy = Overflow::standard,
-              RandomStream random = {});
-void quantize(const double* in, std::size_t n, std::uint32_t* out, const Format& format,
+// double -> codes rounds once straight from the double (never through float).
+template <ValueType Value, CodeType Code>
+void quantize(const Value* in, std::size_t n, Code* out, const Format& format,
               Rounding mode = Rounding::nearest_even, Overflow policy = Overflow::standard,
               RandomStream random = {});
 
 // codes -> float, as float(Float::from_bits(code)): exact wherever fp32 holds the
 // value; bits above the format's width are ignored, as from_bits() does.
-void dequantize(const std::uint8_t* in, std::size_t n, float* out, const Format& format);
-void dequantize(const std::uint16_t* in, std::size_t n, float* out, const Format& format);
-void dequantize(const std::uint32_t* in, std::size_t n, float* out, const Format& format);
+template <CodeType Code>
+void dequantize(const Code* in, std::size_t n, float* out, const Format& format);
 
 // quantize then dequantize: every float replaced by the nearest value of the format.
 void round_trip(const float* in, std::size_t n, float* out, const Format& format,
@@ -63,15 +57,11 @@ void round_trip(const float* in, std::size_t n, float* out, const Format& format
                 RandomStream random = {});
 
 // std::span forms: `out` must be at least as long as `in`.
-template <class Code>
-  requires(std::is_same_v<Code, std::uint8_t> || std::is_same_v<Code, std::uint16_t> ||
-           std::is_same_v<Code, std::uint32_t>)
+template <CodeType Code>
 void quantize(std::span<const float> in, std::span<Code> out, const Format& format,
               Rounding mode = Rounding::nearest_even, Overflow policy = Overflow::standard,
               RandomStream random = {});
-template <class Code>
-  requires(std::is_same_v<Code, std::uint8_t> || std::is_same_v<Code, std::uint16_t> ||
-           std::is_same_v<Code, std::uint32_t>)
+template <CodeType Code>
 void dequantize(std::span<const Code> in, std::span<float> out, const Format& format);
 void round_trip(std::span<const float> in, std::span<float> out, const Format& format,
                 Rounding mode = Rounding::nearest_even, Overflow policy = Overflow::standard,
@@ -81,17 +71,13 @@ namespace detail {
 void check_span_lengths(std::size_t in, std::size_t out);  // throws when out is shorter
 }
 
-template <class Code>
-  requires(std::is_same_v<Code, std::uint8_t> || std::is_same_v<Code, std::uint16_t> ||
-           std::is_same_v<Code, std::uint32_t>)
+template <CodeType Code>
 void quantize(std::span<const float> in, std::span<Code> out, const Format& format, Rounding mode,
               Overflow policy, RandomStream random) {
   detail::check_span_lengths(in.size(), out.size());
   quantize(in.data(), in.size(), out.data(), format, mode, policy, random);
 }
-template <class Code>
-  requires(std::is_same_v<Code, std::uint8_t> || std::is_same_v<Code, std::uint16_t> ||
-           std::is_same_v<Code, std::uint32_t>)
+template <CodeType Code>
 void dequantize(std::span<const Code> in, std::span<float> out, const Format& format) {
   detail::check_span_lengths(in.size(), out.size());
   dequantize(in.data(), in.size(), out.data(), format);

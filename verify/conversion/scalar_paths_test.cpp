@@ -15,11 +15,7 @@
 #include <cfenv>
 #include <random>
 
-#if defined(__SSE__) || defined(__x86_64__)
-#include <xmmintrin.h>
-#define SOFTFLOAT_TEST_HAS_MXCSR 1
-#endif
-
+#include "verify/common/float_environment.hpp"
 #include "verify/conversion/conversion_test_support.hpp"
 
 namespace softfloat::conversion_test {
@@ -72,36 +68,6 @@ TYPED_TEST(ScalarPathDoubles, AroundEveryRoundingBoundary) {
 
 // ---------------------------------------------------------------------------
 // Independence of the floating-point environment.
-
-// Sets a rounding direction and, where there is an MXCSR, flush-to-zero and
-// denormals-are-zero; restores the environment on destruction.
-class Environment {
- public:
-  Environment(int rounding, bool flush) {
-    std::fegetenv(&saved_);
-    std::fesetround(rounding);
-#ifdef SOFTFLOAT_TEST_HAS_MXCSR
-    saved_mxcsr_ = _mm_getcsr();
-    if (flush) _mm_setcsr(saved_mxcsr_ | 0x8040);  // FTZ (bit 15) and DAZ (bit 6)
-#else
-    (void)flush;
-#endif
-  }
-  ~Environment() {
-#ifdef SOFTFLOAT_TEST_HAS_MXCSR
-    _mm_setcsr(saved_mxcsr_);
-#endif
-    std::fesetenv(&saved_);
-  }
-  Environment(const Environment&) = delete;
-  Environment& operator=(const Environment&) = delete;
-
- private:
-  std::fenv_t saved_;
-#ifdef SOFTFLOAT_TEST_HAS_MXCSR
-  unsigned saved_mxcsr_ = 0;
-#endif
-};
 
 struct EnvironmentCase {
   int rounding;
@@ -194,7 +160,7 @@ TYPED_TEST(ScalarPathEnvironment, SameBitsInEveryEnvironment) {
   for (const EnvironmentCase& environment : environments) {
     std::vector<std::uint64_t> got_floats, got_doubles, got_codes;
     {
-      const Environment set(environment.rounding, environment.flush);
+      const verify::ScopedFloatEnvironment set(environment.rounding, environment.flush);
       encode_floats<F>(floats, got_floats);
       encode_doubles<F>(doubles, got_doubles);
       decode_codes<F>(codes, got_codes);

@@ -421,6 +421,96 @@ TEST_P(ArrayConversion, DoubleInputMatchesScalarOnEveryTarget) {
   }
 }
 
+// The fused round trip with non-temporal stores (what the public round_trip takes for
+// outputs far beyond the cache, too large to test on every target here) on every
+// target: plain stores up to the first vector-aligned output address, streamed after.
+// Nearest even, a directed and a stochastic rounding (its stream crossing a 2^32
+// counter boundary), outputs at float offsets across 64 bytes and in place,
+// against round_to_format's codes decoded; nothing outside the output written.
+TEST_P(ArrayConversion, RoundTripWithNonTemporalStoresOnEveryTarget) {
+  const Format f = GetParam().format;
+  std::vector<float> in = boundary_inputs(f);
+  const std::vector<float> stride = stride_inputs(std::size_t{1} << 14);
+  in.insert(in.end(), stride.begin(), stride.end());
+  const RandomStream stream{0x5EED, (std::uint64_t{1} << 32) - 4321};
+  constexpr std::size_t kOffsets = 16, kGuard = 19;
+  constexpr float kUntouched = -1234.5f;
+  const std::vector<std::int64_t> targets = hwy::SupportedAndGeneratedTargets();
+  std::string outside;
+  int modes_streamed = 0;
+  for (Rounding mode : {Rounding::nearest_even, Rounding::toward_zero, Rounding::stochastic}) {
+    // An empty call tells whether the fused loop covers the format and mode.
+    if (!simd::detail::round_trip_on_target(targets.front(), nullptr, 0, nullptr, f, mode, Overflow::standard)) {
+      outside += std::string(" ") + mode_name(mode);
+      continue;
+    }
+    ++modes_streamed;
+    std::vector<std::uint32_t> expected(in.size());
+    for (std::size_t i = 0; i < in.size(); ++i)
+      expected[i] = expected_float_bits(
+          std::uint32_t(round_to_format(decode(in[i]), f, mode, Overflow::standard, random_bits(stream, i))), f);
+    for (std::int64_t target : targets) {
+      std::vector<float> buffer(kOffsets + in.size() + kGuard);
+      for (std::size_t offset : {0, 1, 2, 3, 5, 8, 13, 15, 16}) {
+        const bool in_place = offset == kOffsets;
+        std::fill(buffer.begin(), buffer.end(), kUntouched);
+        float* out = buffer.data() + (in_place ? 0 : offset);
+        if (in_place) std::copy(in.begin(), in.end(), out);
+        ASSERT_TRUE(simd::detail::round_trip_on_target(target, in_place ? out : in.data(), in.size(), out, f, mode,
+                                                       Overflow::standard, stream, true));
+        MismatchLog log{GetParam().name + " " + mode_name(mode) + " streamed, " + hwy::TargetName(target) +
+                        (in_place ? ", in place" : ", output offset " + std::to_string(offset))};
+        for (std::size_t i = 0; i < in.size(); ++i) log.check(bits_of(in[i]), expected[i], bits_of(out[i]));
+        for (float* p = buffer.data(); p < out; ++p) ASSERT_EQ(*p, kUntouched) << "written before the output";
+        for (float* p = out + in.size(); p < buffer.data() + buffer.size(); ++p)
+          ASSERT_EQ(*p, kUntouched) << "written after the output";
+      }
+    }
+  }
+  if (outside.size() > 0 && modes_streamed == 0)
+    GTEST_SKIP() << GetParam().name << ": outside the fused loop (round_trip goes through codes)";
+  if (!outside.empty()) std::printf("%s: not streamed (outside the fused loop):%s\n", GetParam().name.c_str(), outside.c_str());
+}
+
+// dequantize with non-temporal stores (what the public dequantize takes for outputs far
+// beyond the cache) on every target: every code of formats up to 16 bits (a stride
+// through wider ones), outputs at float offsets across 64 bytes, against
+// round_to_format's floats; nothing outside the output written.
+template <class Code>
+void check_streamed_dequantize(const NamedFormat& named) {
+  const Format f = named.format;
+  const std::uint64_t step = f.total_bits() <= 16 ? 1 : code_count(f) >> 16;
+  std::vector<Code> codes;
+  for (std::uint64_t c = 0; c < code_count(f); c += step) codes.push_back(Code(c + (c * 2654435761u) % step));
+  std::vector<std::uint32_t> expected(codes.size());
+  for (std::size_t i = 0; i < codes.size(); ++i) expected[i] = expected_float_bits(codes[i], f);
+  constexpr std::size_t kOffsets = 16, kGuard = 19;
+  constexpr float kUntouched = -1234.5f;
+  std::vector<float> buffer(kOffsets + codes.size() + kGuard);
+  for (std::int64_t target : hwy::SupportedAndGeneratedTargets()) {
+    for (std::size_t offset : {0, 1, 2, 3, 5, 8, 13, 15}) {
+      std::fill(buffer.begin(), buffer.end(), kUntouched);
+      float* out = buffer.data() + offset;
+      if (!simd::detail::dequantize_on_target(target, codes.data(), codes.size(), out, f, true))
+        GTEST_SKIP() << named.name << ": outside the vector algorithm (dequantized by the scalar rule)";
+      MismatchLog log{named.name + " dequantize streamed, " + hwy::TargetName(target) + ", output offset " +
+                      std::to_string(offset)};
+      for (std::size_t i = 0; i < codes.size(); ++i) log.check(codes[i], expected[i], bits_of(out[i]));
+      for (float* p = buffer.data(); p < out; ++p) ASSERT_EQ(*p, kUntouched) << "written before the output";
+      for (float* p = out + codes.size(); p < buffer.data() + buffer.size(); ++p)
+        ASSERT_EQ(*p, kUntouched) << "written after the output";
+    }
+  }
+}
+
+TEST_P(ArrayConversion, DequantizeWithNonTemporalStoresOnEveryTarget) {
+  const Format f = GetParam().format;
+  if (f.total_bits() > 32) GTEST_SKIP() << "formats of more than 32 bits have no array path";
+  if (f.total_bits() <= 8) check_streamed_dequantize<std::uint8_t>(GetParam());
+  else if (f.total_bits() <= 16) check_streamed_dequantize<std::uint16_t>(GetParam());
+  else check_streamed_dequantize<std::uint32_t>(GetParam());
+}
+
 INSTANTIATE_TEST_SUITE_P(Formats, ArrayConversion, ::testing::ValuesIn(formats_under_test()),
                          [](const ::testing::TestParamInfo<NamedFormat>& info) { return info.param.name; });
 

@@ -12,12 +12,8 @@
 #include <string>
 #include <vector>
 
-#if defined(__SSE__) || defined(__x86_64__)
-#include <xmmintrin.h>
-#define SOFTFLOAT_TEST_HAS_MXCSR 1
-#endif
-
 #include "softfloat/softfloat.hpp"
+#include "verify/common/float_environment.hpp"
 #include "verify/reference/mpfr_reference.hpp"
 
 namespace softfloat {
@@ -127,36 +123,6 @@ std::vector<Result> run_conversions() {
   return out;
 }
 
-// Saves the floating-point environment (rounding mode and MXCSR) and restores it.
-class SavedEnvironment {
- public:
-  SavedEnvironment() {
-    std::fegetenv(&saved_);
-#ifdef SOFTFLOAT_TEST_HAS_MXCSR
-    saved_mxcsr_ = _mm_getcsr();
-#endif
-  }
-  ~SavedEnvironment() {
-    std::fesetenv(&saved_);
-#ifdef SOFTFLOAT_TEST_HAS_MXCSR
-    _mm_setcsr(saved_mxcsr_);
-#endif
-  }
-  SavedEnvironment(const SavedEnvironment&) = delete;
-  SavedEnvironment& operator=(const SavedEnvironment&) = delete;
-
- private:
-  std::fenv_t saved_;
-#ifdef SOFTFLOAT_TEST_HAS_MXCSR
-  unsigned saved_mxcsr_ = 0;
-#endif
-};
-
-#ifdef SOFTFLOAT_TEST_HAS_MXCSR
-// MXCSR bit 15 is flush-to-zero, bit 6 denormals-are-zero.
-constexpr unsigned flush_to_zero_and_denormals_are_zero = 0x8040;
-#endif
-
 void expect_same(const std::vector<Result>& expected, const std::vector<Result>& actual, const char* environment) {
   ASSERT_EQ(expected.size(), actual.size());
   for (std::size_t i = 0; i < expected.size(); ++i)
@@ -189,7 +155,7 @@ TEST(FpuEnvironment, DefaultEnvironmentMatchesMpfr) {
 }
 
 TEST(FpuEnvironment, SameBitsUnderEveryRoundingModeAndFlushToZero) {
-  SavedEnvironment restore;
+  verify::ScopedFloatEnvironment restore;
   const std::vector<Result> baseline = run_conversions();
 
   ASSERT_EQ(std::fesetround(FE_UPWARD), 0);
@@ -201,7 +167,7 @@ TEST(FpuEnvironment, SameBitsUnderEveryRoundingModeAndFlushToZero) {
   ASSERT_EQ(std::fesetround(FE_TONEAREST), 0);
 
 #ifdef SOFTFLOAT_TEST_HAS_MXCSR
-  _mm_setcsr(_mm_getcsr() | flush_to_zero_and_denormals_are_zero);
+  restore.set(FE_TONEAREST, true);
   // Prove the switch took effect: the hardware now flushes a subnormal product to zero
   // (2^-149 * 1 would stay 2^-149 without DAZ/FTZ).
   volatile float tiny = std::bit_cast<float>(std::uint32_t{1});
@@ -219,7 +185,7 @@ TEST(FpuEnvironment, SameBitsUnderEveryRoundingModeAndFlushToZero) {
 TEST(FpuEnvironment, EnvironmentRestoredAfterwards) {
   EXPECT_EQ(std::fegetround(), FE_TONEAREST);
 #ifdef SOFTFLOAT_TEST_HAS_MXCSR
-  EXPECT_EQ(_mm_getcsr() & flush_to_zero_and_denormals_are_zero, 0u);
+  EXPECT_EQ(_mm_getcsr() & verify::kFlushToZeroAndDenormalsAreZero, 0u);
 #endif
 }
 
