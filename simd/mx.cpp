@@ -43,6 +43,9 @@ void mx_block_maxima(const float* in, std::size_t n, std::size_t block_size, std
 void mx_multiply_blocks(const float* in, std::size_t n, std::size_t block_size, const float* factors, float* out) {
   HWY_DYNAMIC_DISPATCH(MxMultiplyBlocks)(in, n, block_size, factors, out);
 }
+std::uint32_t mx_max_magnitude_bits(const float* in, std::size_t n) {
+  return HWY_DYNAMIC_DISPATCH(MxMaxMagnitudeBits)(in, n);
+}
 
 namespace {
 
@@ -51,9 +54,6 @@ namespace {
 void mx_scale_blocks(const float* in, std::size_t n, std::size_t block_size, const MxScaleConstants& constants,
                      float* scaled, std::uint8_t* scale_codes) {
   HWY_DYNAMIC_DISPATCH(MxScaleBlocks)(in, n, block_size, constants, scaled, scale_codes);
-}
-std::uint32_t mx_max_magnitude_bits(const float* in, std::size_t n) {
-  return HWY_DYNAMIC_DISPATCH(MxMaxMagnitudeBits)(in, n);
 }
 void mx_multiply(const float* in, std::size_t n, float factor, float* out) {
   HWY_DYNAMIC_DISPATCH(MxMultiply)(in, n, factor, out);

@@ -55,9 +55,9 @@
 #include <cmath>
 #include <cstring>
 
-#include "hwy/cache_control.h"
 #include "hwy/highway.h"
 #include "simd/array_constants.hpp"
+#include "simd/prefetch.hpp"
 
 HWY_BEFORE_NAMESPACE();
 namespace softfloat::simd::detail {
@@ -71,18 +71,6 @@ using VU = hn::Vec<DU>;
 
 // a >= b on unsigned lanes (Highway 1.0.3 has no unsigned operator>=).
 HWY_INLINE hn::Mask<DU> AtLeast(VU a, VU b) { return hn::Not(hn::Lt(a, b)); }
-
-// Asks for the input kPrefetchBytes ahead of `p`. The hardware prefetcher alone keeps
-// too few lines in flight for one core to read memory at the bus's speed: on a
-// Sapphire Rapids class Xeon, quantize of 2^26 floats took 1.5 times memcpy's time
-// without it and about memcpy's with it (bench_simd_conversion; 8 KiB measured best
-// of 2, 8, 16 and 32 KiB). A prefetch never faults, so addresses past the end are fine;
-// the address is formed as an integer so that no pointer points outside its array.
-constexpr std::uintptr_t kPrefetchBytes = 8192;
-template <class T>
-HWY_INLINE void PrefetchAhead(const T* p) {
-  hwy::Prefetch(reinterpret_cast<const T*>(reinterpret_cast<std::uintptr_t>(p) + kPrefetchBytes));
-}
 
 // Loads one vector of float bits; stores one vector of codes as `Code`.
 HWY_INLINE VU LoadFloatBits(const float* in) {
