@@ -33,6 +33,7 @@
 #include "hwy/highway.h"
 #include "simd/mx_scale.hpp"
 #include "simd/prefetch.hpp"
+#include "simd/stream-inl.h"  // StreamFloats, exported with these kernels by simd/mx.cpp
 
 HWY_BEFORE_NAMESPACE();
 namespace softfloat::simd::detail {
@@ -163,6 +164,19 @@ HWY_INLINE void MultiplyValues(const float* HWY_RESTRICT in, std::size_t n, hn::
   for (; i < n; ++i) out[i] = in[i] * f;
 }
 
+// out = in times factors[b] over block b, for `blocks` blocks of block_size values, a
+// multiple of the lane count: whole vectors only, without MultiplyValues' tail checks,
+// which cost more than the one or two multiplications of a block of 16 or 32 values.
+HWY_INLINE void MultiplyWholeBlocks(const float* HWY_RESTRICT in, std::size_t blocks, std::size_t block_size,
+                                    const float* HWY_RESTRICT factors, float* HWY_RESTRICT out) {
+  const MxDF df;
+  const std::size_t lanes = hn::Lanes(df);
+  for (std::size_t b = 0; b < blocks; ++b, in += block_size, out += block_size) {
+    const auto factor = hn::Set(df, factors[b]);
+    for (std::size_t i = 0; i < block_size; i += lanes) hn::StoreU(hn::Mul(hn::LoadU(df, in + i), factor), df, out + i);
+  }
+}
+
 // 2^-s as floats, for the common case's s (fp32 exponent field 127 - s).
 HWY_INLINE hn::Vec<MxDF> InverseScaleFactors(hn::Vec<MxDI> s) {
   const MxDI di;
@@ -206,8 +220,7 @@ HWY_INLINE void ScaleBlockGroup(const float* HWY_RESTRICT in, std::size_t block_
   hn::StoreU(hn::DemoteTo(d8, hn::Add(s, hn::Set(di, 127))), d8, scale_codes);  // codes 0..253
   HWY_ALIGN float factors[kGroupBlocks];
   hn::Store(InverseScaleFactors(s), df, factors);
-  for (std::size_t b = 0; b < kGroupBlocks; ++b)
-    MultiplyValues(in + b * block_size, block_size, hn::Set(df, factors[b]), scaled + b * block_size);
+  MultiplyWholeBlocks(in, kGroupBlocks, block_size, factors, scaled);
 }
 #endif
 
@@ -263,7 +276,13 @@ HWY_NOINLINE void MxBlockMaxima(const float* HWY_RESTRICT in, std::size_t n, std
 HWY_NOINLINE void MxMultiplyBlocks(const float* HWY_RESTRICT in, std::size_t n, std::size_t block_size,
                                    const float* HWY_RESTRICT factors, float* HWY_RESTRICT out) {
   const MxDF df;
-  for (std::size_t begin = 0, block = 0; begin < n; begin += block_size, ++block) {
+  std::size_t begin = 0, block = 0;
+  if (block_size % hn::Lanes(df) == 0) {
+    block = n / block_size;
+    begin = block * block_size;
+    MultiplyWholeBlocks(in, block, block_size, factors, out);
+  }
+  for (; begin < n; begin += block_size, ++block) {
     const std::size_t count = n - begin < block_size ? n - begin : block_size;
     MultiplyValues(in + begin, count, hn::Set(df, factors[block]), out + begin);
   }

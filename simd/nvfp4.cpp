@@ -219,8 +219,13 @@ void quantize(const float* in, std::size_t n, std::uint8_t* elements, std::size_
     }
     scale_rounding(block_values, blocks, chunk_scales);
     scale_decoding(chunk_scales, blocks, block_values);
-    for (std::size_t b = 0; b < blocks; ++b)  // the factors, in place of the scale values
-      block_values[b] = std::fmin(1.0f / (block_values[b] * tensor.s_dec), kFloatMax);
+    // The factors, in place of the scale values. The quotient is never NaN (the scale
+    // values and S_dec are finite and positive; a zero scale gives +infinity), so the
+    // comparison is fmin's result, and unlike the call to fminf it vectorises.
+    for (std::size_t b = 0; b < blocks; ++b) {
+      const float factor = 1.0f / (block_values[b] * tensor.s_dec);
+      block_values[b] = factor < kFloatMax ? factor : kFloatMax;
+    }
     simd::detail::mx_multiply_blocks(in + i, count, kBlockSize, block_values, scaled);
     if (any_special) {
       for (std::size_t b = 0; b < blocks; ++b) {
