@@ -24,7 +24,6 @@
 
 #include "simd/array_paths.hpp"
 #include "simd/parallel.hpp"
-#include "simd/prefetch.hpp"
 #include "softfloat/format_spec.hpp"
 #include "softfloat/simd.hpp"
 
@@ -102,16 +101,6 @@ void unpack_groups(int width, const std::uint8_t* in, std::size_t count, std::ui
   detail::unpack_codes6(in, count, codes);
 }
 
-// Asks for the packed bytes kPrefetchBytes ahead of in[0, bytes), one request a cache
-// line, before a block is unpacked: the decoding that follows reads the codes from the
-// stack, so its own prefetch does not reach the packed input, which otherwise waits on
-// the hardware prefetcher alone (dequantize_packed of 2^26 e3m2 values took twice
-// memcpy's time on a Sapphire Rapids class Xeon).
-void prefetch_ahead(const std::uint8_t* in, std::size_t bytes) {
-  constexpr std::size_t kLine = 64;
-  for (std::size_t offset = 0; offset < bytes; offset += kLine) detail::PrefetchAhead(in + offset);
-}
-
 // n values packed into out[0, bytes_for(width, n)) through `rounding`, a stack block
 // of codes at a time.
 void quantize_packed_block(const detail::PreparedQuantize& rounding, int width, const float* in, std::size_t n,
@@ -141,7 +130,6 @@ void dequantize_packed_block(const detail::PreparedDequantize& decoding, int wid
     const std::size_t group = width == 4 ? 2 : 4;
     const std::size_t whole = count / group * group;
     const std::uint8_t* block_in = in + bytes_for(width, i);
-    prefetch_ahead(block_in, bytes_for(width, whole));
     unpack_groups(width, block_in, whole, codes);
     if (whole != count) {
       std::uint8_t last_bytes[3] = {};

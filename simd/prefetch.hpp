@@ -1,5 +1,5 @@
-// Software prefetch of an input stream, shared by the per-target loops (quantize-inl.h,
-// mx-inl.h, packing-inl.h). Not per-target itself: hwy::Prefetch is one instruction on
+// Software prefetch of an input stream, shared by the per-target loops of quantize-inl.h
+// and mx-inl.h. Not per-target itself: hwy::Prefetch is one instruction on
 // every x86 target (and nothing elsewhere), and an always-inline function without target
 // attributes inlines into each target's code.
 #pragma once
