@@ -4,10 +4,12 @@
 // array conversions round that buffer to the element format (quantize_generic, nearest
 // even, saturating; quantize_packed, which packs as well, for the 4- and 6-bit kinds).
 // Dequantize decodes a chunk of elements straight into the output and multiplies each
-// block by its 2^s in place. Blocks longer than the buffer are done in two passes: the
+// block by its 2^s in place (large outputs of the byte kinds: in a stack buffer, then
+// streamed out). Blocks longer than the buffer are done in two passes: the
 // largest magnitude over the whole block, then its values piece by piece.
 
-// Highway compiles this file once per target, re-including mx-inl.h each time.
+// Highway compiles this file once per target, re-including mx-inl.h (and with it
+// stream-inl.h) each time.
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "simd/mx-inl.h"
 #include <hwy/foreach_target.h>  // IWYU pragma: keep
@@ -24,6 +26,7 @@
 #include "simd/mx_kernels.hpp"
 #include "simd/mx_scale.hpp"
 #include "simd/parallel.hpp"
+#include "simd/stream_store.hpp"
 #include "softfloat/mx.hpp"
 #include "softfloat/simd.hpp"
 
@@ -35,6 +38,7 @@ HWY_EXPORT(MxMultiply);
 HWY_EXPORT(MxApplyScales);
 HWY_EXPORT(MxBlockMaxima);
 HWY_EXPORT(MxMultiplyBlocks);
+HWY_EXPORT(StreamFloats);
 
 // Declared in simd/mx_kernels.hpp for the two-level scaling (simd/nvfp4.cpp).
 void mx_block_maxima(const float* in, std::size_t n, std::size_t block_size, std::uint32_t* maxima) {
@@ -43,6 +47,11 @@ void mx_block_maxima(const float* in, std::size_t n, std::size_t block_size, std
 void mx_multiply_blocks(const float* in, std::size_t n, std::size_t block_size, const float* factors, float* out) {
   HWY_DYNAMIC_DISPATCH(MxMultiplyBlocks)(in, n, block_size, factors, out);
 }
+std::uint32_t mx_max_magnitude_bits(const float* in, std::size_t n) {
+  return HWY_DYNAMIC_DISPATCH(MxMaxMagnitudeBits)(in, n);
+}
+// Declared in simd/stream_store.hpp.
+void stream_floats(const float* in, std::size_t n, float* out) { HWY_DYNAMIC_DISPATCH(StreamFloats)(in, n, out); }
 
 namespace {
 
@@ -51,9 +60,6 @@ namespace {
 void mx_scale_blocks(const float* in, std::size_t n, std::size_t block_size, const MxScaleConstants& constants,
                      float* scaled, std::uint8_t* scale_codes) {
   HWY_DYNAMIC_DISPATCH(MxScaleBlocks)(in, n, block_size, constants, scaled, scale_codes);
-}
-std::uint32_t mx_max_magnitude_bits(const float* in, std::size_t n) {
-  return HWY_DYNAMIC_DISPATCH(MxMaxMagnitudeBits)(in, n);
 }
 void mx_multiply(const float* in, std::size_t n, float factor, float* out) {
   HWY_DYNAMIC_DISPATCH(MxMultiply)(in, n, factor, out);
@@ -200,28 +206,34 @@ void round_trip_range(const float* in, std::size_t begin, std::size_t end, float
   }
 }
 
+// Values [begin, end) of the array, begin a multiple of the block size, decoded and
+// scaled in place in out, or with `stream` in a stack buffer that then goes to out with
+// streaming stores (simd/stream_store.hpp).
 void dequantize_range(const std::uint8_t* elements, const std::uint8_t* scales, std::size_t begin, std::size_t end,
-                      float* out, Element element, const Options& options) {
+                      float* out, Element element, const Options& options, bool stream) {
   const std::size_t block_size = options.block_size;
   const sd::PreparedDequantize decoding(element_format(element));
   const int exponent_offset = element == Element::int8 ? -6 : 0;
   sd::ScopedDefaultFloatEnvironment environment;
+  HWY_ALIGN float buffer[kChunk];
+  // Values [i, i + count) of block `block` onwards, blocks of `size` values.
+  auto decode = [&](std::size_t i, std::size_t count, std::size_t size, std::size_t block) {
+    float* values = stream ? buffer : out + i;
+    load_elements(elements, i, count, values, element, decoding);
+    sd::mx_apply_scales(values, count, size, scales + block, exponent_offset);
+    if (stream) sd::stream_floats(buffer, count, out + i);
+  };
   if (block_size <= kChunk) {
     const std::size_t step = kChunk / block_size * block_size;
-    for (std::size_t i = begin; i < end; i += step) {
-      const std::size_t count = std::min(step, end - i);
-      load_elements(elements, i, count, out + i, element, decoding);
-      sd::mx_apply_scales(out + i, count, block_size, scales + i / block_size, exponent_offset);
-    }
+    for (std::size_t i = begin; i < end; i += step) decode(i, std::min(step, end - i), block_size, i / block_size);
     return;
   }
   for (std::size_t block = begin; block < end; block += block_size) {
     const std::size_t block_end = std::min(end, block + block_size);
+    // Each piece lies in one block: handed over as one block of `count` values.
     for (std::size_t i = block; i < block_end; i += kChunk) {
       const std::size_t count = std::min(kChunk, block_end - i);
-      load_elements(elements, i, count, out + i, element, decoding);
-      // The piece lies in one block: handed over as one block of `count` values.
-      sd::mx_apply_scales(out + i, count, count, scales + block / block_size, exponent_offset);
+      decode(i, count, count, block / block_size);
     }
   }
 }
@@ -247,9 +259,10 @@ void dequantize(const std::uint8_t* elements, std::size_t element_bytes_have, co
   detail::check_dequantize_arguments("dequantize", elements, element_bytes_have, scales, scale_count_have, n, out,
                                      element, options);
   if (n == 0) return;
-  if (options.block_size >= n) return dequantize_range(elements, scales, 0, n, out, element, options);
+  const bool stream = element_bits(element) == 8 && sd::stream_output(n * sizeof(float));
+  if (options.block_size >= n) return dequantize_range(elements, scales, 0, n, out, element, options, stream);
   sd::parallel_for(n, options.block_size, [&](std::size_t begin, std::size_t end) {
-    dequantize_range(elements, scales, begin, end, out, element, options);
+    dequantize_range(elements, scales, begin, end, out, element, options, stream);
   });
 }
 

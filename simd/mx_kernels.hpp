@@ -1,5 +1,6 @@
 // Per-target kernels of simd/mx-inl.h that other files call (through Highway's runtime
-// dispatch, in simd/mx.cpp): used by the two-level NVFP4 scaling in simd/nvfp4.cpp.
+// dispatch, in simd/mx.cpp): used by the MX quantize loops of simd/mx.cpp and the
+// two-level NVFP4 scaling in simd/nvfp4.cpp.
 // Arguments are not checked here.
 #pragma once
 
@@ -7,6 +8,10 @@
 #include <cstdint>
 
 namespace softfloat::simd::detail {
+
+// The largest |x| of in[0, n) as float bits, sign cleared (NaN bits lie above
+// infinity's 0x7F800000): one reduction at the end, not one per block.
+std::uint32_t mx_max_magnitude_bits(const float* in, std::size_t n);
 
 // maxima[b] = largest |x| of block b of in[0, n) as float bits, sign cleared (NaN bits
 // lie above infinity's 0x7F800000); the last block may be shorter.

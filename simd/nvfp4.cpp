@@ -112,6 +112,24 @@ namespace sd = softfloat::simd::detail;
 constexpr std::size_t kChunk = 2048;  // values per stack buffer: a multiple of 16
 constexpr std::size_t kChunkBlocks = kChunk / kBlockSize;
 
+// Pass 1 of quantize: amax over the blocks without NaN or infinity, as float bits.
+// The whole array's largest magnitude is one streaming reduction that keeps up with
+// memory; only when it flags a NaN or an infinity somewhere (bits >= 0x7F800000) are
+// the blocks' maxima needed, to leave out the blocks holding one. `maxima` has room
+// for kChunkBlocks entries.
+std::uint32_t finite_blocks_amax_bits(const float* in, std::size_t n, std::uint32_t* maxima) {
+  const std::uint32_t largest = sd::mx_max_magnitude_bits(in, n);
+  if (largest < 0x7F800000u) return largest;
+  std::uint32_t amax_bits = 0;
+  for (std::size_t i = 0; i < n; i += kChunk) {
+    const std::size_t count = std::min(kChunk, n - i);
+    sd::mx_block_maxima(in + i, count, kBlockSize, maxima);
+    for (std::size_t b = 0; b < (count + kBlockSize - 1) / kBlockSize; ++b)
+      if (maxima[b] < 0x7F800000u) amax_bits = std::max(amax_bits, maxima[b]);
+  }
+  return amax_bits;
+}
+
 }  // namespace
 
 std::size_t element_bytes(std::size_t n) { return n / 2 + n % 2; }
@@ -173,15 +191,7 @@ void quantize(const float* in, std::size_t n, std::uint8_t* elements, std::size_
   check_quantize("quantize", in, n, elements, element_bytes_have, scales, scale_count_have, tensor_amax);
   simd::detail::ScopedDefaultFloatEnvironment environment;
   std::uint32_t maxima[kChunkBlocks];
-  // Pass 1: amax over the blocks without NaN or infinity (maxima below 0x7F800000).
-  std::uint32_t amax_bits = 0;
-  for (std::size_t i = 0; i < n; i += kChunk) {
-    const std::size_t count = std::min(kChunk, n - i);
-    simd::detail::mx_block_maxima(in + i, count, kBlockSize, maxima);
-    for (std::size_t b = 0; b < (count + kBlockSize - 1) / kBlockSize; ++b)
-      if (maxima[b] < 0x7F800000u) amax_bits = std::max(amax_bits, maxima[b]);
-  }
-  const float amax = std::bit_cast<float>(amax_bits);
+  const float amax = std::bit_cast<float>(finite_blocks_amax_bits(in, n, maxima));
   *tensor_amax = amax;
   if (n == 0) return;
   const TensorScales tensor = native_tensor_scales(amax);
@@ -209,8 +219,13 @@ void quantize(const float* in, std::size_t n, std::uint8_t* elements, std::size_
     }
     scale_rounding(block_values, blocks, chunk_scales);
     scale_decoding(chunk_scales, blocks, block_values);
-    for (std::size_t b = 0; b < blocks; ++b)  // the factors, in place of the scale values
-      block_values[b] = std::fmin(1.0f / (block_values[b] * tensor.s_dec), kFloatMax);
+    // The factors, in place of the scale values. The quotient is never NaN (the scale
+    // values and S_dec are finite and positive; a zero scale gives +infinity), so the
+    // comparison is fmin's result, and unlike the call to fminf it vectorises.
+    for (std::size_t b = 0; b < blocks; ++b) {
+      const float factor = 1.0f / (block_values[b] * tensor.s_dec);
+      block_values[b] = factor < kFloatMax ? factor : kFloatMax;
+    }
     simd::detail::mx_multiply_blocks(in + i, count, kBlockSize, block_values, scaled);
     if (any_special) {
       for (std::size_t b = 0; b < blocks; ++b) {

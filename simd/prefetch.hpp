@@ -11,7 +11,9 @@ namespace softfloat::simd::detail {
 // without it and about memcpy's with it (bench_simd_conversion; 8 KiB measured best
 // of 2, 8, 16 and 32 KiB). A prefetch never faults, so addresses past the end are fine;
 // the address is formed as an integer so that no pointer points outside its array.
-// Plain code, so that the per-target kernels and the hardware shortcuts share it.
+// Plain code (__builtin_prefetch is one instruction, or nothing, on every target), so
+// that the per-target loops of quantize-inl.h and mx-inl.h and the hardware shortcuts
+// share it.
 inline constexpr std::uintptr_t kPrefetchBytes = 8192;
 template <class T>
 inline void PrefetchAhead(const T* p) {

@@ -56,10 +56,10 @@
 #include <cstring>
 #include <type_traits>
 
-#include "hwy/cache_control.h"
 #include "hwy/highway.h"
 #include "simd/array_constants.hpp"
 #include "simd/prefetch.hpp"
+#include "simd/stream-inl.h"
 #include "softfloat/round_to_format.hpp"
 
 HWY_BEFORE_NAMESPACE();
@@ -609,34 +609,6 @@ HWY_INLINE VU DequantizeNormalOrGeneral(const DequantizeConstants& c, VU code, s
   return DequantizeVector(c, code);
 }
 
-// Floats stored plainly or (kStream) with non-temporal stores, to an aligned address.
-template <bool kStream>
-HWY_INLINE void StoreFloatBits(VU bits, float* out) {
-  const DF df;
-  if constexpr (kStream) hn::Stream(hn::BitCast(df, bits), df, out);
-  else hn::StoreU(hn::BitCast(df, bits), df, out);
-}
-
-// Non-temporal stores, for outputs far beyond the cache (the caller's `stream`): there
-// a plain store first reads each line it writes, a third of the memory traffic of a
-// float-to-float pass, which memcpy too avoids for large copies. body(kStream, begin,
-// end) converts values [begin, end): plain stores up to the first vector-aligned
-// output address, non-temporal ones after; all plain when not streaming.
-template <class Body>
-HWY_INLINE void WithStreamingStores(std::size_t n, const float* out, bool stream, const Body& body) {
-  const std::size_t align = hn::Lanes(DF()) * sizeof(float);
-  const std::size_t misaligned = reinterpret_cast<std::uintptr_t>(out) % align;
-  std::size_t head = n;
-  if (stream && misaligned % sizeof(float) == 0) {
-    head = misaligned == 0 ? 0 : (align - misaligned) / sizeof(float);
-    if (head > n) head = n;
-  }
-  body(std::false_type{}, std::size_t{0}, head);
-  if (head == n) return;
-  body(std::true_type{}, head, n);
-  hwy::FlushStream();  // ordered before the caller's later stores (and its threads' join)
-}
-
 // In blocks of 16 vectors, as quantize's nearest-even loop: a block tries the normal
 // formula first unless more than a quarter of the previous block's vectors failed it
 // (the 4- and 6-bit formats, whose vectors nearly always hold a zero or subnormal
@@ -658,7 +630,7 @@ HWY_INLINE void DequantizeLoop(const Code* HWY_RESTRICT in, std::size_t n, float
       const VU code = LoadCodes(in + i);
       const VU bits = general_first ? DequantizeNormalOrGeneral<true>(c, code, fast_failures)
                                     : DequantizeNormalOrGeneral<false>(c, code, fast_failures);
-      StoreFloatBits<kStream>(bits, out + i);
+      StoreFloatBits<kStream>(hn::BitCast(DF(), bits), out + i);
     }
     general_first = fast_failures * 4 > vectors;
   }
@@ -689,7 +661,7 @@ struct StoreAsFloats {
     const VU rounded = hn::AndNot(hn::Set(du, (1u << q.mantissa_shift) - 1), hn::Add(t_lsb, hn::Set(du, q.fast_half)));
     Store(hn::Or(rounded, hn::And(u, hn::Set(du, 0x80000000u))), i);
   }
-  HWY_INLINE void Store(VU bits, std::size_t i) const { StoreFloatBits<kStream>(bits, out + i); }
+  HWY_INLINE void Store(VU bits, std::size_t i) const { StoreFloatBits<kStream>(hn::BitCast(DF(), bits), out + i); }
   using Padded = float;
   StoreAsFloats<false> At(Padded* buffer) const { return {c, buffer}; }
 };

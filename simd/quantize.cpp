@@ -22,6 +22,7 @@
 #include "simd/float_environment.hpp"
 #include "simd/hardware_shortcuts.hpp"
 #include "simd/parallel.hpp"
+#include "simd/stream_store.hpp"
 #include "softfloat/exact_value.hpp"
 #include "softfloat/format_spec.hpp"
 #include "softfloat/random_bits.hpp"
@@ -70,11 +71,8 @@ void dispatch_dequantize(const Code* in, std::size_t n, float* out, const Dequan
   else HWY_DYNAMIC_DISPATCH(DequantizeFrom32)(in, n, out, c, stream);
 }
 
-// Outputs of at least this many bytes take non-temporal stores: far beyond the
-// per-core caches and a fair part of a shared L3, where the next reader finds the
-// values in memory anyway. Smaller ones stay in cache for their reader.
-constexpr std::size_t kStreamingMinimumBytes = std::size_t{32} << 20;
-bool streams(std::size_t n) { return n * sizeof(float) >= kStreamingMinimumBytes; }
+// Whether an output of n floats takes non-temporal stores (simd/stream_store.hpp).
+bool streams(std::size_t n) { return stream_output(n * sizeof(float)); }
 
 std::string describe_format(const Format& format) {
   try {

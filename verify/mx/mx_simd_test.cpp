@@ -9,6 +9,8 @@
 #include <gtest/gtest.h>
 #include <hwy/targets.h>
 
+#include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <limits>
@@ -82,13 +84,15 @@ template <class T>
 struct Shape {
   std::size_t block, n;
 };
-// Block sizes: the packed kinds' smallest (2 for E2M1, 4 for 6 bits), 32, a size that is
-// not a multiple of any vector, the buffer's 2048 and beyond it (two-pass blocks), and one
-// block holding the whole array. Lengths leave partial last blocks.
+// Block sizes: the packed kinds' smallest (2 for E2M1, 4 for 6 bits), 16, 32 and 64 (one,
+// two and four vectors of 16 lanes, which the group path folds a lane per block), a size
+// that is not a multiple of any vector, the buffer's 2048 and beyond it (two-pass
+// blocks), and one block holding the whole array. Lengths leave partial last blocks and
+// partial last groups.
 std::vector<Shape> shapes_for(Element element) {
   const std::size_t smallest = element == Element::fp4_e2m1 ? 2 : 4;
-  return {{smallest, 1},   {smallest, 37}, {32, 0},     {32, 1},       {32, 31},   {32, 33},
-          {32, 4099},      {36, 1000},     {2048, 4100}, {2052, 6000}, {5000, 12345}, {12000, 12000}};
+  return {{smallest, 1}, {smallest, 37}, {16, 1000},   {32, 0},      {32, 1},        {32, 31},      {32, 33},
+          {32, 4099},    {64, 3000},     {36, 1000},   {2048, 4100}, {2052, 6000},   {5000, 12345}, {12000, 12000}};
 }
 
 TEST(MxSimd, QuantizeAndDequantizeMatchScalarOnEveryTarget) {
@@ -127,6 +131,70 @@ TEST(MxSimd, QuantizeAndDequantizeMatchScalarOnEveryTarget) {
   for (const std::string& name : targets) list += " " + name;
   std::printf("targets run:%s\n", list.c_str());
   EXPECT_FALSE(targets.empty());
+}
+
+// Blocks whose maxima are all fp32 normal numbers (N(0, 1) times 2^k per block), which
+// the vector code scales a group of blocks at a time (one block per lane), with a zero,
+// a NaN, an fp32-subnormal and a huge block dropped into a few groups, which then go
+// block by block: every kind and rule, block sizes of one, two and four 16-lane vectors
+// (and sizes no group path takes), lengths ending in partial groups and blocks.
+TEST(MxSimd, GroupsOfNormalBlocksMatchScalarOnEveryTarget) {
+  std::mt19937 rng(2024);
+  std::normal_distribution<float> normal(0.0f, 1.0f);
+  std::uniform_int_distribution<int> binade(-20, 20);
+  for (const Facts& facts : mx_test::kFacts) {
+    for (ScaleRule rule : mx_test::kScaleRules) {
+      // Nine groups of the widest target (16 blocks) and then some.
+      for (const Shape& shape : {Shape{16, 256 * 9 + 3}, Shape{32, 512 * 9 + 17}, Shape{64, 1024 * 9}, Shape{8, 1157}}) {
+        const mx::Options options{shape.block, rule};
+        SCOPED_TRACE(std::string(facts.name) + " " + mx_test::rule_name(rule) + " block " +
+                     std::to_string(shape.block));
+        std::vector<float> in(shape.n);
+        for (std::size_t begin = 0; begin < shape.n; begin += shape.block) {
+          const float scale = std::ldexp(1.0f, binade(rng));
+          for (std::size_t i = begin; i < std::min(shape.n, begin + shape.block); ++i) in[i] = normal(rng) * scale;
+        }
+        const std::size_t group = 16 * shape.block;  // the widest target's group
+        for (std::size_t i = 2 * group; i < 2 * group + shape.block; ++i) in[i] = 0.0f;
+        in[4 * group + 5] = std::numeric_limits<float>::quiet_NaN();
+        for (std::size_t i = 6 * group + shape.block; i < 6 * group + 2 * shape.block; ++i)
+          in[i] = std::ldexp(normal(rng), -140);
+        in[8 * group] = std::numeric_limits<float>::max();
+        const Encoded expected = scalar_encode(in, facts.element, options);
+        const std::vector<std::uint32_t> expected_back = scalar_decode(expected, shape.n, facts.element, options);
+        for_each_target([&](const std::string&) {
+          const Encoded got = fast_encode(in, facts.element, options);
+          EXPECT_TRUE(same(expected.scales, got.scales, "scales"));
+          EXPECT_TRUE(same(expected.elements, got.elements, "elements"));
+          EXPECT_TRUE(same(expected_back, fast_decode(expected, shape.n, facts.element, options), "dequantized"));
+        });
+      }
+    }
+  }
+}
+
+// Outputs of 16 MiB and more of the byte kinds are decoded into a stack buffer and
+// written with streaming stores (simd/stream_store.hpp); a packed kind keeps normal
+// stores. NaN and infinity blocks among the rest, to an output one float past an
+// aligned address (so that the streaming loop has an unaligned head), between guards.
+TEST(MxSimd, StreamedLargeOutputMatchesScalar) {
+  std::mt19937 rng(99);
+  const std::size_t n = (std::size_t{1} << 22) + 36;
+  const std::vector<float> in = mx_test::random_blocks(n, 32, rng, -30, 30, true);
+  for (Element element : {Element::fp8_e4m3, Element::int8, Element::fp6_e3m2}) {
+    SCOPED_TRACE(std::string(mx::element_name(element)));
+    const mx::Options options{32};
+    const Encoded e = fast_encode(in, element, options);
+    const std::vector<std::uint32_t> expected = scalar_decode(e, n, element, options);
+    std::vector<float> out(n + 2, 1234.5f);
+    mx::dequantize(e.elements.data(), e.elements.size(), e.scales.data(), e.scales.size(), n, out.data() + 1, element,
+                   options);
+    EXPECT_EQ(out[0], 1234.5f);
+    EXPECT_EQ(out[n + 1], 1234.5f);
+    std::vector<std::uint32_t> got(n);
+    for (std::size_t i = 0; i < n; ++i) got[i] = bits_of(out[i + 1]);
+    EXPECT_TRUE(same(expected, got, "dequantized"));
+  }
 }
 
 std::vector<std::uint32_t> bits_of_all(const std::vector<float>& values) {
