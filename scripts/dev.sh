@@ -129,7 +129,9 @@ build_sanitize() {
   fi
   # For the same reason each test
   # binary is one ctest there (SOFTFLOAT_TEST_EVERY_CASE=OFF): a thousand instrumented
-  # processes cost more than a minute just to start.
+  # processes cost more than a minute just to start. (simd_array_conversion_test, minutes
+  # long even with its shorter sanitizer stride, keeps one ctest per case so that both
+  # cores share it: verify/simd/CMakeLists.txt.)
   configure_and_build build-sanitize -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSOFTFLOAT_SANITIZE=ON \
     -DBUILD_TESTING=ON "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O1 -g -DHWY_DISABLED_TARGETS=${disabled}" \
     -DSOFTFLOAT_EXHAUSTIVE_TESTS=OFF -DSOFTFLOAT_TEST_EVERY_CASE=OFF -DCMAKE_DISABLE_FIND_PACKAGE_benchmark=ON

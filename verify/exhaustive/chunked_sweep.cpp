@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <memory>
 #include <thread>
+#include <utility>
 
 namespace softfloat::verify {
 
@@ -26,6 +27,38 @@ void keep_first(std::vector<Mismatch>& list, std::size_t limit) {
   if (list.size() > limit) list.resize(limit);
 }
 
+std::uint32_t bits_of(std::uint16_t code) { return code; }
+std::uint32_t bits_of(float x) { return std::bit_cast<std::uint32_t>(x); }
+
+// Adds to `report` the comparison of got[i] with expected(i) for the n floats from `base`.
+template <class Got, class Expected>
+void compare_chunk(const Got* got, Expected expected, std::size_t n, std::uint64_t base, unsigned excluded_classes,
+                   std::size_t max_listed, CandidateReport& report) {
+  std::uint64_t excluded = 0;
+  if (excluded_classes != no_class) {
+    for (std::size_t i = 0; i < n; ++i) {
+      const unsigned kind = input_class(std::uint32_t(base + i)) & excluded_classes;
+      report.excluded_subnormal += kind == subnormal_input;
+      report.excluded_nan += kind == nan_input;
+      excluded += kind != no_class;
+    }
+  }
+  report.compared += n - excluded;
+  for (std::size_t i = 0; i < n; ++i) {
+    const std::uint32_t want = expected(i), have = bits_of(got[i]);
+    if (have == want) continue;
+    const std::uint32_t bits = std::uint32_t(base + i);
+    const unsigned excluded_kind = input_class(bits) & excluded_classes;
+    if (excluded_kind != no_class) {
+      report.different_subnormal += excluded_kind == subnormal_input;
+      report.different_nan += excluded_kind == nan_input;
+      continue;
+    }
+    ++report.mismatches;
+    if (report.first_mismatches.size() < max_listed) report.first_mismatches.push_back({bits, want, have});
+  }
+}
+
 // One thread's work: claim chunks until none is left, accumulating into `reports`.
 void sweep_chunks(const Conversion& reference, const std::vector<Candidate>& candidates,
                   const SweepOptions& options, std::atomic<std::uint64_t>& next_chunk,
@@ -34,6 +67,7 @@ void sweep_chunks(const Conversion& reference, const std::vector<Candidate>& can
   auto input = std::make_unique<float[]>(chunk);
   auto expected = std::make_unique<std::uint16_t[]>(chunk);
   auto got = std::make_unique<std::uint16_t[]>(chunk);
+  auto got_floats = std::make_unique<float[]>(chunk);
   const std::uint64_t span = options.end_bits - options.first_bits;
   const std::uint64_t chunk_count = (span + chunk - 1) / chunk;
   for (std::uint64_t index = next_chunk++; index < chunk_count; index = next_chunk++) {
@@ -43,37 +77,35 @@ void sweep_chunks(const Conversion& reference, const std::vector<Candidate>& can
     reference(input.get(), n, expected.get());
     for (std::size_t c = 0; c < candidates.size(); ++c) {
       const Candidate& candidate = candidates[c];
-      CandidateReport& report = reports[c];
       // Poison the output so that an element the candidate forgets to write shows up.
-      std::fill(got.get(), got.get() + n, std::uint16_t(0xdead));
-      candidate.convert(input.get(), n, got.get());
-      std::uint64_t excluded = 0;
-      if (candidate.excluded_classes != no_class) {
-        for (std::size_t i = 0; i < n; ++i) {
-          const unsigned kind = input_class(std::uint32_t(base + i)) & candidate.excluded_classes;
-          report.excluded_subnormal += kind == subnormal_input;
-          report.excluded_nan += kind == nan_input;
-          excluded += kind != no_class;
-        }
-      }
-      report.compared += n - excluded;
-      for (std::size_t i = 0; i < n; ++i) {
-        if (got[i] == expected[i]) continue;
-        const std::uint32_t bits = std::uint32_t(base + i);
-        const unsigned excluded_kind = input_class(bits) & candidate.excluded_classes;
-        if (excluded_kind != no_class) {
-          report.different_subnormal += excluded_kind == subnormal_input;
-          report.different_nan += excluded_kind == nan_input;
-          continue;
-        }
-        ++report.mismatches;
-        if (report.first_mismatches.size() < options.max_listed) report.first_mismatches.push_back({bits, expected[i], got[i]});
+      if (candidate.round_trip) {
+        std::fill(got_floats.get(), got_floats.get() + n, std::bit_cast<float>(0xdeadbeefu));
+        candidate.round_trip(input.get(), n, got_floats.get());
+        const std::uint32_t* decoded = candidate.decoded.data();
+        const std::size_t codes = candidate.decoded.size();
+        // A code beyond the table decodes to 0xffffffff: neither the poison nor any float
+        // that a code of at most 16 bits decodes to (NaN payloads are left-aligned).
+        compare_chunk(got_floats.get(),
+                      [&](std::size_t i) { return expected[i] < codes ? decoded[expected[i]] : 0xffff'ffffu; }, n,
+                      base, candidate.excluded_classes, options.max_listed, reports[c]);
+      } else {
+        std::fill(got.get(), got.get() + n, std::uint16_t(0xdead));
+        candidate.convert(input.get(), n, got.get());
+        compare_chunk(got.get(), [&](std::size_t i) { return std::uint32_t(expected[i]); }, n, base,
+                      candidate.excluded_classes, options.max_listed, reports[c]);
       }
     }
   }
 }
 
 }  // namespace
+
+Candidate round_trip_candidate(std::string name, RoundTrip round_trip, std::vector<std::uint32_t> decoded) {
+  Candidate candidate{std::move(name), nullptr};
+  candidate.round_trip = std::move(round_trip);
+  candidate.decoded = std::move(decoded);
+  return candidate;
+}
 
 std::vector<CandidateReport> sweep_floats(const Conversion& reference, const std::vector<Candidate>& candidates,
                                           const SweepOptions& options) {

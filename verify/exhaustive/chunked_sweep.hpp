@@ -1,8 +1,9 @@
 // The chunked sweep: every float bit pattern (or a range of them) is converted by a
 // reference ONCE per chunk into a buffer, and then by each named candidate, whose
 // output is compared with that buffer. Adding a candidate (a SIMD path, a hardware
-// instruction) costs one conversion of the floats, not another reference. Chunks are
-// shared between threads; the report keeps the first mismatches of each candidate.
+// instruction, a round trip) costs one conversion of the floats, not another
+// reference. Chunks are shared between threads; the report keeps the first mismatches
+// of each candidate.
 #pragma once
 
 #include <cstddef>
@@ -15,6 +16,8 @@ namespace softfloat::verify {
 
 // Converts n floats to codes (an 8-bit format's code sits in the low byte).
 using Conversion = std::function<void(const float* in, std::size_t n, std::uint16_t* out)>;
+// Takes n floats through a format and back (quantize then dequantize).
+using RoundTrip = std::function<void(const float* in, std::size_t n, float* out)>;
 
 // Kinds of float input a candidate may be excused from (as a bit set): a hardware
 // instruction that flushes subnormal inputs, or one whose NaN results differ.
@@ -22,15 +25,24 @@ enum InputClass : unsigned { no_class = 0, subnormal_input = 1u << 0, nan_input 
 // The class of the float with these bits: subnormal_input, nan_input or no_class.
 unsigned input_class(std::uint32_t float_bits);
 
+// Either `convert`, whose codes must equal the reference's, or `round_trip`, whose
+// floats must equal, bit for bit, the reference's codes decoded by the table `decoded`
+// (the float bits of every code): a round trip then shares the reference's chunk too.
 struct Candidate {
   std::string name;
   Conversion convert;
   unsigned excluded_classes = no_class;  // inputs of these classes are not compared
+  RoundTrip round_trip = {};
+  std::vector<std::uint32_t> decoded = {};
 };
 
+// A candidate of the second kind: round_trip, checked against `decoded`.
+Candidate round_trip_candidate(std::string name, RoundTrip round_trip, std::vector<std::uint32_t> decoded);
+
+// A code, or for a round trip candidate a float's bits.
 struct Mismatch {
   std::uint32_t input_bits;
-  std::uint16_t expected, got;
+  std::uint32_t expected, got;
 };
 
 struct CandidateReport {

@@ -1,10 +1,12 @@
 // The chunked sweep helper itself: it must report a wrong candidate (with the input,
 // expected and got), notice an element a candidate forgot to write, count excluded
-// inputs exactly, and agree on a range that does not fill its last chunk.
+// inputs exactly, agree on a range that does not fill its last chunk, and compare a
+// round trip candidate's floats with the reference's codes decoded.
 #include <gtest/gtest.h>
 
 #include <bit>
 #include <cstdint>
+#include <vector>
 
 #include "verify/exhaustive/chunked_sweep.hpp"
 
@@ -43,6 +45,42 @@ TEST(ChunkedSweep, ReportsMismatchesWithInputExpectedAndGot) {
   EXPECT_EQ(reports[2].mismatches, 74u);
   EXPECT_EQ(reports[2].first_mismatches.size(), 8u);
   EXPECT_EQ(reports[2].first_mismatches[0].input_bits, 0x3f80'0003u);
+}
+
+// Truncation to bf16 and back: the floats top_half's codes decode to.
+void truncate_low_half(const float* in, std::size_t n, float* out) {
+  for (std::size_t i = 0; i < n; ++i) out[i] = std::bit_cast<float>(std::bit_cast<std::uint32_t>(in[i]) & 0xffff'0000u);
+}
+
+TEST(ChunkedSweep, RoundTripCandidatesAreComparedWithTheDecodedReference) {
+  std::vector<std::uint32_t> decoded(1u << 16);
+  for (std::uint32_t code = 0; code < decoded.size(); ++code) decoded[code] = code << 16;
+  const std::uint32_t wrong_input = 0x4000'1234;
+  const Candidate exact = round_trip_candidate("exact", truncate_low_half, decoded);
+  const Candidate one_wrong = round_trip_candidate(
+      "low bit kept once",
+      [&](const float* in, std::size_t n, float* out) {
+        truncate_low_half(in, n, out);
+        for (std::size_t i = 0; i < n; ++i)
+          if (std::bit_cast<std::uint32_t>(in[i]) == wrong_input) out[i] = in[i];
+      },
+      decoded);
+  // A table too short for the reference's codes decodes nothing: every input differs.
+  const Candidate short_table = round_trip_candidate("short table", truncate_low_half, {0u});
+  SweepOptions options;
+  options.first_bits = 0x3fff'f000;
+  options.end_bits = 0x4000'3000;
+  options.chunk = 1 << 12;
+  const auto reports = sweep_floats(top_half, {exact, one_wrong, short_table}, options);
+  ASSERT_EQ(reports.size(), 3u);
+  EXPECT_EQ(reports[0].name, "exact");
+  EXPECT_EQ(reports[0].compared, 0x4000u);
+  EXPECT_EQ(reports[0].mismatches, 0u);
+  ASSERT_EQ(reports[1].mismatches, 1u);
+  EXPECT_EQ(reports[1].first_mismatches[0].input_bits, wrong_input);
+  EXPECT_EQ(reports[1].first_mismatches[0].expected, 0x4000'0000u);
+  EXPECT_EQ(reports[1].first_mismatches[0].got, wrong_input);
+  EXPECT_EQ(reports[2].mismatches, 0x4000u);
 }
 
 TEST(ChunkedSweep, CountsExcludedInputsByClass) {

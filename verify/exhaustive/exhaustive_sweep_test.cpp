@@ -1,10 +1,17 @@
 // All 2^32 float bit patterns (every NaN payload, both infinities and zeros, every
-// subnormal) converted to E4M3, E5M2, FP16, BF16 and E2M1: the library's
-// Float<...>(float).bits() and Float<...>(double(x)).bits() must equal the table reference (itself checked against
-// MPFR in table_reference_test.cpp), and so must the x86 conversion instructions
-// where the CPU has them. Each format is its own test so that ctest runs them in
-// parallel; each sweep also splits its chunks over two threads. Every code of the
-// format must also convert back (operator float) to its MPFR value.
+// subnormal) converted to each format by every path the library has, against ONE table
+// reference per format (itself checked against MPFR in table_reference_test.cpp and
+// built unlike the library), computed once per chunk and shared by all the paths:
+//   - the scalar Float<...>(float).bits() and Float<...>(double(x)).bits() (not for
+//     E3M2 and the fnuz formats, to save CI time: see Paths::scalar);
+//   - the x86 conversion instructions where the CPU has them (F16C, AVX512-BF16);
+//   - the array simd::quantize as dispatched, and the generic algorithm of every
+//     Highway target compiled in and supported (array_candidates.hpp);
+//   - for the 8-bit float formats, every target's fused round_trip, whose floats must
+//     be the reference's codes decoded.
+// Every code of the format must also convert back (operator float) to its MPFR value.
+// Each format is its own test so that ctest runs them in parallel; each sweep also
+// splits its chunks over two threads. Every candidate is reported by name.
 #include <gtest/gtest.h>
 
 #include <bit>
@@ -12,9 +19,11 @@
 #include <cstdint>
 #include <cstdio>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "softfloat/softfloat.hpp"
+#include "verify/exhaustive/array_candidates.hpp"
 #include "verify/exhaustive/chunked_sweep.hpp"
 #include "verify/exhaustive/hardware_conversions.hpp"
 #include "verify/exhaustive/table_reference.hpp"
@@ -37,16 +46,33 @@ template <class F>
 void library_quantize_double(const float* in, std::size_t n, std::uint16_t* out) {
   for (std::size_t i = 0; i < n; ++i) out[i] = F(double(in[i])).bits();
 }
-template <class F>
-std::vector<Candidate> library_candidates() {
-  return {{"library", library_quantize<F>}, {"library Float(double)", library_quantize_double<F>}};
-}
+
+// Which paths a format's sweep checks beside the array quantize on every target, in
+// this order: "library" and "library Float(double)", then `hardware`, then the array
+// paths.
+struct Paths {
+  std::vector<Candidate> hardware = {};
+  // The scalar paths cost about 50 s of CPU a format (the reference 40): E3M2 and the
+  // fnuz formats, which only the array sweep covered before, leave them out to keep CI
+  // inside its time.
+  bool scalar = true;
+  bool round_trip = false;  // every target's fused round trip too
+};
 
 // Runs the sweep, prints every candidate's report and fails on any mismatch.
-std::vector<CandidateReport> sweep_and_expect_no_mismatch(const char* format_name, const TableReference& table,
-                                  std::vector<Candidate> candidates) {
+template <class F>
+std::vector<CandidateReport> sweep_and_expect_no_mismatch(const char* format_name, Paths paths) {
+  const TableReference table(F::format);
   const Conversion reference = [&table](const float* in, std::size_t n, std::uint16_t* out) { table.round(in, n, out); };
+  std::vector<Candidate> candidates;
+  if (paths.scalar)
+    candidates = {{"library", library_quantize<F>}, {"library Float(double)", library_quantize_double<F>}};
+  candidates.insert(candidates.end(), paths.hardware.begin(), paths.hardware.end());
+  for (Candidate& candidate : array_quantize_candidates(F::format)) candidates.push_back(std::move(candidate));
+  if (paths.round_trip)
+    for (Candidate& candidate : array_round_trip_candidates(F::format)) candidates.push_back(std::move(candidate));
   const std::vector<CandidateReport> reports = sweep_floats(reference, candidates);
+  EXPECT_EQ(reports.size(), candidates.size());
   for (const CandidateReport& report : reports) {
     std::printf("%s/%s\n", format_name, describe(report).c_str());
     EXPECT_EQ(report.mismatches, 0u) << format_name << "/" << describe(report);
@@ -83,37 +109,30 @@ void expect_every_code_dequantizes_to_mpfr_value(const char* format_name) {
   EXPECT_EQ(failures, 0) << format_name << ": codes that convert back to the wrong float";
 }
 
-TEST(ExhaustiveSweep, E4M3) {
-  const TableReference table(E4M3::format);
-  sweep_and_expect_no_mismatch("E4M3", table, library_candidates<E4M3>());
-  expect_every_code_dequantizes_to_mpfr_value<E4M3>("E4M3");
+template <class F>
+void sweep_format(const char* format_name, Paths paths) {
+  sweep_and_expect_no_mismatch<F>(format_name, std::move(paths));
+  expect_every_code_dequantizes_to_mpfr_value<F>(format_name);
 }
 
-TEST(ExhaustiveSweep, E5M2) {
-  const TableReference table(E5M2::format);
-  sweep_and_expect_no_mismatch("E5M2", table, library_candidates<E5M2>());
-  expect_every_code_dequantizes_to_mpfr_value<E5M2>("E5M2");
-}
-
-TEST(ExhaustiveSweep, E2M1) {
-  const TableReference table(E2M1::format);
-  sweep_and_expect_no_mismatch("E2M1", table, library_candidates<E2M1>());
-  expect_every_code_dequantizes_to_mpfr_value<E2M1>("E2M1");
-}
+TEST(ExhaustiveSweep, E4M3) { sweep_format<E4M3>("E4M3", {.round_trip = true}); }
+TEST(ExhaustiveSweep, E5M2) { sweep_format<E5M2>("E5M2", {.round_trip = true}); }
+TEST(ExhaustiveSweep, E4M3FNUZ) { sweep_format<E4M3FNUZ>("E4M3FNUZ", {.scalar = false, .round_trip = true}); }
+TEST(ExhaustiveSweep, E5M2FNUZ) { sweep_format<E5M2FNUZ>("E5M2FNUZ", {.scalar = false, .round_trip = true}); }
+TEST(ExhaustiveSweep, E3M2) { sweep_format<E3M2>("E3M2", {.scalar = false}); }
+TEST(ExhaustiveSweep, E2M1) { sweep_format<E2M1>("E2M1", {}); }
 
 TEST(ExhaustiveSweep, FP16) {
-  const TableReference table(FP16::format);
-  std::vector<Candidate> candidates = library_candidates<FP16>();
+  Paths paths;
   // F16C is compared on every input, NaNs included: vcvtps2ph keeps the sign, sets
   // the quiet bit and keeps the top 9 payload bits, the convention the library follows.
   if (f16c_available()) {
     std::printf("FP16: hardware candidate F16C vcvtps2ph runs on this CPU\n");
-    candidates.push_back({"F16C vcvtps2ph", fp16_from_float_f16c});
+    paths.hardware.push_back({"F16C vcvtps2ph", fp16_from_float_f16c});
   } else {
-    std::printf("FP16: F16C is NOT available on this CPU; only the library is compared\n");
+    std::printf("FP16: F16C is NOT available on this CPU; only the library's own paths are compared\n");
   }
-  sweep_and_expect_no_mismatch("FP16", table, candidates);
-  expect_every_code_dequantizes_to_mpfr_value<FP16>("FP16");
+  sweep_format<FP16>("FP16", std::move(paths));
 
   // The other direction against vcvtph2ps: every code, bit for bit.
   if (f16c_available()) {
@@ -134,21 +153,22 @@ TEST(ExhaustiveSweep, FP16) {
 }
 
 TEST(ExhaustiveSweep, BF16) {
-  const TableReference table(BF16::format);
-  std::vector<Candidate> candidates = library_candidates<BF16>();
+  Paths paths;
   // vcvtneps2bf16 treats subnormal inputs as zero and does not promise NaN payloads:
   // those inputs are left out of its comparison (the library is still compared
   // with the reference on them, and on every other input).
   if (avx512bf16_available()) {
     std::printf("BF16: hardware candidate AVX512-BF16 vcvtneps2bf16 runs on this CPU\n");
-    candidates.push_back({"AVX512-BF16 vcvtneps2bf16", bf16_from_float_avx512bf16, subnormal_input | nan_input});
+    paths.hardware.push_back({"AVX512-BF16 vcvtneps2bf16", bf16_from_float_avx512bf16, subnormal_input | nan_input});
   } else {
-    std::printf("BF16: AVX512-BF16 is NOT available on this CPU; only the library is compared\n");
+    std::printf("BF16: AVX512-BF16 is NOT available on this CPU; only the library's own paths are compared\n");
   }
-  const auto reports = sweep_and_expect_no_mismatch("BF16", table, candidates);
-  if (reports.size() > 2) {
+  const bool hardware = !paths.hardware.empty();
+  const auto reports = sweep_and_expect_no_mismatch<BF16>("BF16", std::move(paths));
+  if (hardware) {
     // The library (reports[0] and [1]) has no exclusions: it matched the reference on
-    // every input, those the instruction was excused from included.
+    // every input, those the instruction (reports[2]) was excused from included.
+    ASSERT_GE(reports.size(), 3u);
     EXPECT_EQ(reports[0].compared, all_floats);
     EXPECT_EQ(reports[1].compared, all_floats);
     std::printf("BF16: the library matches the reference on all %llu inputs, including the %llu subnormal and %llu NaN "
