@@ -1,6 +1,8 @@
-// The public matmul entry point (softfloat/matmul.hpp): argument checks, the choice of
-// path for the sum S (the blocked GEMM, the matrix-vector loop or the general
-// accumulator), and the alpha / beta epilogue in fp32.
+// The public matmul entry points (softfloat/matmul.hpp, matmul_path.hpp): argument
+// checks, the process-wide default summation, the run of the kernel that
+// kernel_choice.hpp names for the sum S (the blocked GEMMs, the matrix-vector loops or
+// the general accumulator), matmul_path() reporting that same choice, and the alpha /
+// beta epilogue in fp32.
 #include <atomic>
 #include <cstdint>
 #include <limits>
@@ -11,6 +13,7 @@
 #include "matmul/bf16_dot.hpp"
 #include "matmul/code_matrix.hpp"
 #include "matmul/column_parts.hpp"
+#include "matmul/kernel_choice.hpp"
 #include "matmul/paths.hpp"
 #include "simd/float_environment.hpp"
 #include "softfloat/format_spec.hpp"
@@ -77,42 +80,77 @@ void check_arguments(const detail::MatmulOperand& a, const detail::MatmulOperand
 
 std::atomic<MatmulSummation> summation_setting{MatmulSummation::fastest};
 
-// S into s (row stride lds) by the path that the accumulator, the shape and the
-// summation setting call for; the fp32 paths split the columns among threads.
+void check_summation(MatmulSummation summation, const char* where) {
+  if (summation != MatmulSummation::fastest && summation != MatmulSummation::in_order &&
+      summation != MatmulSummation::pairs)
+    fail(std::string(where) + "unknown summation " + std::to_string(int(summation)) +
+         " (fastest, in_order or pairs)");
+}
+
+// S into s (row stride lds) by the kernel that the accumulator, the shape, the
+// summation and the CPU call for; the fp32 paths split the columns among threads.
 void compute_sum(const matmul_detail::CodeMatrix& a, const matmul_detail::CodeMatrix& b, float* s, std::size_t lds,
-                 std::size_t m, std::size_t n, std::size_t k, const Format& accumulator) {
+                 std::size_t m, std::size_t n, std::size_t k, const Format& accumulator, MatmulSummation summation) {
   namespace md = matmul_detail;
-  if (!(accumulator == binary32_format)) return md::accumulate_exact(a, b, s, lds, m, n, k, accumulator);
-  const bool pairs_allowed = summation_setting.load() == MatmulSummation::fastest;
+  const MatmulKernel kernel = md::choose_kernel(a, b, m, n, k, accumulator, summation, true);
+  if (kernel == MatmulKernel::scalar_accumulator) return md::accumulate_exact(a, b, s, lds, m, n, k, accumulator);
   const double multiply_adds = double(m) * double(n) * double(k);
-  if (m == 1) {
-    return md::for_column_parts(n, 64, multiply_adds, [&](std::size_t begin, std::size_t end) {
-      md::matvec_fp32(a, b.from_column(begin), s + begin, end - begin, k, pairs_allowed);
-    });
-  }
-  const bool pairs = pairs_allowed && k > 0 && md::bf16_dot_supported() &&
-                     md::pairs_are_exact(md::operand_fit(a, m, k), md::operand_fit(b, k, n), k);
   md::for_column_parts(n, 64, multiply_adds, [&](std::size_t begin, std::size_t end) {
     const md::CodeMatrix part = b.from_column(begin);
-    if (pairs) return md::gemm_bf16_dot(a, part, s + begin, lds, m, end - begin, k);
-    md::gemm_fp32(a, part, s + begin, lds, m, end - begin, k);
+    switch (kernel) {
+      case MatmulKernel::fma_matvec:
+      case MatmulKernel::pairs_matvec:
+        return md::matvec_fp32(a, part, s + begin, end - begin, k, kernel == MatmulKernel::pairs_matvec);
+      case MatmulKernel::pairs_gemm: return md::gemm_bf16_dot(a, part, s + begin, lds, m, end - begin, k);
+      default: return md::gemm_fp32(a, part, s + begin, lds, m, end - begin, k);
+    }
   });
+}
+
+// The smallest code type that holds the format, as the typed forms store it.
+std::size_t code_bytes_of(const Format& format, const char* role) {
+  check_format(format, role);
+  const int bits = format.total_bits();
+  if (bits > 32) fail(std::string(role) + "'s format " + name_of(format) + " has more bits than 32-bit codes hold");
+  return bits <= 8 ? 1 : bits <= 16 ? 2 : 4;
 }
 
 }  // namespace
 
 void set_matmul_summation(MatmulSummation summation) {
-  if (summation != MatmulSummation::fastest && summation != MatmulSummation::in_order)
-    fail("set_matmul_summation: unknown summation " + std::to_string(int(summation)));
+  check_summation(summation, "set_matmul_summation: ");
   summation_setting.store(summation);
 }
 MatmulSummation matmul_summation() { return summation_setting.load(); }
 
+MatmulKernel matmul_path(const Format& format_a, const Format& format_b, std::size_t m, std::size_t n,
+                         std::size_t k, const Format& accumulator, MatmulSummation summation) {
+  check_format(accumulator, "the accumulator");
+  check_summation(summation, "");
+  // Matrices without codes: choose_kernel reads only their formats.
+  const matmul_detail::CodeMatrix a(detail::MatmulOperand{nullptr, code_bytes_of(format_a, "A"), format_a, k});
+  const matmul_detail::CodeMatrix b(detail::MatmulOperand{nullptr, code_bytes_of(format_b, "B"), format_b, n});
+  return matmul_detail::choose_kernel(a, b, m, n, k, accumulator, summation, false);
+}
+
+std::string_view matmul_kernel_name(MatmulKernel kernel) {
+  switch (kernel) {
+    case MatmulKernel::none: return "none";
+    case MatmulKernel::fma_gemm: return "fma gemm";
+    case MatmulKernel::pairs_gemm: return "vdpbf16ps pairs gemm";
+    case MatmulKernel::fma_matvec: return "fma matvec";
+    case MatmulKernel::pairs_matvec: return "vdpbf16ps pairs matvec";
+    case MatmulKernel::scalar_accumulator: return "scalar accumulator";
+  }
+  fail("matmul_kernel_name: unknown kernel " + std::to_string(int(kernel)));
+}
+
 namespace detail {
 
 void matmul(float alpha, const MatmulOperand& a, const MatmulOperand& b, float beta, float* c, std::size_t ldc,
-            std::size_t m, std::size_t n, std::size_t k, const Format& accumulator) {
+            std::size_t m, std::size_t n, std::size_t k, const Format& accumulator, MatmulSummation summation) {
   check_arguments(a, b, c, ldc, m, n, k, accumulator);
+  check_summation(summation, "");
   if (m == 0 || n == 0) return;
   // The FMA chain and the epilogue round to nearest with subnormals, whatever the
   // caller's MXCSR says.
@@ -120,14 +158,14 @@ void matmul(float alpha, const MatmulOperand& a, const MatmulOperand& b, float b
   const matmul_detail::CodeMatrix a_codes(a), b_codes(b);
   if (beta == 0.0f) {
     // C is not read: S goes straight into it, then alpha scales it in place.
-    compute_sum(a_codes, b_codes, c, ldc, m, n, k, accumulator);
+    compute_sum(a_codes, b_codes, c, ldc, m, n, k, accumulator, summation);
     if (alpha != 1.0f)
       for (std::size_t i = 0; i < m; ++i)
         for (std::size_t j = 0; j < n; ++j) c[i * ldc + j] = alpha * c[i * ldc + j];
     return;
   }
   std::vector<float> sum(m * n);
-  compute_sum(a_codes, b_codes, sum.data(), n, m, n, k, accumulator);
+  compute_sum(a_codes, b_codes, sum.data(), n, m, n, k, accumulator, summation);
   for (std::size_t i = 0; i < m; ++i)
     for (std::size_t j = 0; j < n; ++j) {
       const float scaled_sum = alpha * sum[i * n + j];

@@ -35,8 +35,7 @@ constexpr Format bfloat16_layout{8, 7, 127};
 constexpr std::size_t kBufferFloats = std::size_t{1} << 14;
 }  // namespace
 
-void matvec_fp32(const CodeMatrix& a, const CodeMatrix& b, float* s, std::size_t n, std::size_t k,
-                 bool pairs_allowed) {
+void matvec_fp32(const CodeMatrix& a, const CodeMatrix& b, float* s, std::size_t n, std::size_t k, bool pairs) {
   std::fill(s, s + n, 0.0f);  // the chain starts from +0
   if (k == 0) return;
   std::vector<float> x(k);
@@ -44,12 +43,7 @@ void matvec_fp32(const CodeMatrix& a, const CodeMatrix& b, float* s, std::size_t
   if (b.code_bytes() == 1) {
     HWY_ALIGN float table[256];
     b.decode_table(table);
-    if (pairs_allowed && bf16_dot_supported()) {
-      Bf16Fit x_fit, b_fit;
-      x_fit.add(x.data(), k);
-      b_fit.add(table, 256);
-      if (pairs_are_exact(x_fit, b_fit, k) && matvec_bf16_dot(x.data(), b, table, s, n, k)) return;
-    }
+    if (pairs && matvec_bf16_dot(x.data(), b, table, s, n, k)) return;
     ByteDecode decode;
     if (byte_decode_for(b.format(), table, decode) &&
         HWY_DYNAMIC_DISPATCH(MatVecScaledBytes)(x.data(), b.row_codes(0), b.ld(), k, n, table, decode, s))

@@ -127,6 +127,11 @@ SOFTFLOAT_BF16_DOT_TARGET void matvec_kernel(const std::uint8_t* b, std::size_t 
 
 }  // namespace
 
+bool matvec_bf16_dot_applies(const float table[256]) {
+  ByteTables tables;
+  return make_tables(table, tables);
+}
+
 bool matvec_bf16_dot(const float* x, const CodeMatrix& b, const float table[256], float* y, std::size_t n,
                      std::size_t k) {
   ByteTables tables;
@@ -143,6 +148,8 @@ bool matvec_bf16_dot(const float* x, const CodeMatrix& b, const float table[256]
 }
 
 #else
+
+bool matvec_bf16_dot_applies(const float*) { return false; }
 
 bool matvec_bf16_dot(const float*, const CodeMatrix&, const float*, float*, std::size_t, std::size_t) {
   return false;

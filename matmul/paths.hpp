@@ -15,9 +15,9 @@ namespace softfloat::matmul_detail {
 void gemm_fp32(const CodeMatrix& a, const CodeMatrix& b, float* s, std::size_t lds, std::size_t m, std::size_t n,
                std::size_t k);
 // Acc = FP32, m = 1: the matrix-vector path, decoding B inside its loop; by pairs of
-// products (bf16_dot.hpp) when `pairs_allowed` and the rule holds.
-void matvec_fp32(const CodeMatrix& a, const CodeMatrix& b, float* s, std::size_t n, std::size_t k,
-                 bool pairs_allowed);
+// products (bf16_dot.hpp) when `pairs`, which the caller sets only where the kernel
+// choice (kernel_choice.hpp) named that kernel.
+void matvec_fp32(const CodeMatrix& a, const CodeMatrix& b, float* s, std::size_t n, std::size_t k, bool pairs);
 // Any accumulator format: one running sum per element in k order, each step one
 // fused multiply-add rounded to `accumulator` by round_to_format().
 void accumulate_exact(const CodeMatrix& a, const CodeMatrix& b, float* s, std::size_t lds, std::size_t m,

@@ -2,6 +2,7 @@
 // overload), the products summed in an accumulator format and returned as float32.
 // Rows that are spaced but contiguous (a slice such as a[:, :k] of a larger matrix) are
 // read in place through the leading dimension; any other layout is copied first.
+#include <optional>
 #include <string>
 #include <tuple>
 
@@ -71,11 +72,34 @@ void with_code_pointer(const CodeMatrix& matrix, Body&& body) {
   }
 }
 
+MatmulSummation read_summation(const std::string& name, const char* where) {
+  if (name == "fastest") return MatmulSummation::fastest;
+  if (name == "in_order") return MatmulSummation::in_order;
+  if (name == "pairs") return MatmulSummation::pairs;
+  throw py::value_error(std::string("softfloat.") + where + ": unknown summation '" + name +
+                        "' (accepted: fastest, in_order, pairs)");
+}
+
+std::string summation_name(MatmulSummation summation) {
+  switch (summation) {
+    case MatmulSummation::in_order: return "in_order";
+    case MatmulSummation::pairs: return "pairs";
+    default: return "fastest";
+  }
+}
+
+// None: the process-wide default, read now, before the GIL is released.
+MatmulSummation summation_or_default(const std::optional<std::string>& name, const char* where) {
+  return name ? read_summation(*name, where) : matmul_summation();
+}
+
 py::array matmul(const py::object& a_codes, const py::object& b_codes, const std::string& format_a_spec,
-                 const std::string& format_b_spec, const std::string& accumulator_spec) {
+                 const std::string& format_b_spec, const std::string& accumulator_spec,
+                 const std::optional<std::string>& summation_spec) {
   const Format format_a = read_format(format_a_spec, "matmul");
   const Format format_b = read_format(format_b_spec, "matmul");
   const Format accumulator = read_format(accumulator_spec, "matmul");
+  const MatmulSummation summation = summation_or_default(summation_spec, "matmul");
   const CodeMatrix a = read_code_matrix(a_codes, "a_codes");
   const CodeMatrix b = read_code_matrix(b_codes, "b_codes");
   if (a.columns != b.rows)
@@ -95,18 +119,21 @@ py::array matmul(const py::object& a_codes, const py::object& b_codes, const std
     with_code_pointer(a, [&](auto a_data) {
       with_code_pointer(b, [&](auto b_data) {
         softfloat::matmul(1.0f, a_data, format_a, a.leading_dimension, b_data, format_b, b.leading_dimension, 0.0f, c,
-                          n, m, n, k, accumulator);
+                          n, m, n, k, accumulator, summation);
       });
     });
   });
   return out;
 }
 
-MatmulSummation read_summation(const std::string& name) {
-  if (name == "fastest") return MatmulSummation::fastest;
-  if (name == "in_order") return MatmulSummation::in_order;
-  throw py::value_error("softfloat.set_matmul_summation: unknown summation '" + name +
-                        "' (accepted: fastest, in_order)");
+std::string matmul_path(const std::string& format_a_spec, const std::string& format_b_spec, std::size_t m,
+                        std::size_t n, std::size_t k, const std::string& accumulator_spec,
+                        const std::optional<std::string>& summation_spec) {
+  const MatmulKernel kernel =
+      softfloat::matmul_path(read_format(format_a_spec, "matmul_path"), read_format(format_b_spec, "matmul_path"), m,
+                             n, k, read_format(accumulator_spec, "matmul_path"),
+                             summation_or_default(summation_spec, "matmul_path"));
+  return std::string(matmul_kernel_name(kernel));
 }
 
 }  // namespace
@@ -114,23 +141,36 @@ MatmulSummation read_summation(const std::string& name) {
 void register_matmul(py::module_& module) {
   using namespace pybind11::literals;
   module.def(
-      "set_matmul_summation", [](const std::string& name) { set_matmul_summation(read_summation(name)); },
+      "set_matmul_summation",
+      [](const std::string& name) { set_matmul_summation(read_summation(name, "set_matmul_summation")); },
       "summation"_a,
-      R"(The summation order of matmul's fp32 accumulator, process-wide: "fastest" (the
-default: products summed by pairs where the CPU's vdpbf16ps makes that exact and fast,
-else the in-order chain) or "in_order" (the reproducible fp32 FMA chain in k order).)");
+      R"(The default summation order of matmul's fp32 accumulator, process-wide, for calls
+that pass no summation=: "fastest" (the initial default: the kernel that a table keyed
+by the CPU's cpuid names as fastest on it, the fp32 FMA chain or vdpbf16ps pairs of
+products), "in_order" (the reproducible fp32 FMA chain in k order) or "pairs" (pairs of
+products by vdpbf16ps wherever the CPU has it and they are exact, else the chain).)");
   module.def(
-      "matmul_summation",
-      [] { return std::string(matmul_summation() == MatmulSummation::fastest ? "fastest" : "in_order"); },
-      "The current summation order of matmul's fp32 accumulator.");
-  module.def("matmul", &matmul, "a_codes"_a, "b_codes"_a, "fmt_a"_a, "fmt_b"_a, "acc"_a = "fp32",
+      "matmul_summation", [] { return summation_name(matmul_summation()); },
+      "The current default summation order of matmul's fp32 accumulator.");
+  module.def("matmul", &matmul, "a_codes"_a, "b_codes"_a, "fmt_a"_a, "fmt_b"_a, "acc"_a = "fp32", py::kw_only(),
+             "summation"_a = py::none(),
              R"(C = A * B for matrices of codes: a_codes (m x k) of format fmt_a, b_codes (k x n) of fmt_b.
 
 The products of the decoded values are summed in k order in the accumulator format acc
 (a format spec: "fp32", the default, runs a chain of fp32 fused multiply-adds; "bf16",
 "fp16", ... round every step to that format), and C is returned as float32 (m x n).
+summation (keyword only) is the order of the fp32 accumulator's sums for this call:
+"fastest", "in_order" or "pairs" (see set_matmul_summation); None, the default, takes
+the process-wide setting. It is this call's alone, so threads may use different ones.
 Codes are uint8, uint16 or uint32 (as quantize returns them), one per element; packed
 4- and 6-bit arrays must be unpacked first (unpack_codes).)");
+  module.def("matmul_path", &matmul_path, "fmt_a"_a, "fmt_b"_a, "m"_a, "n"_a, "k"_a, "acc"_a = "fp32", py::kw_only(),
+             "summation"_a = py::none(),
+             R"(The kernel that matmul takes on this CPU for these formats, shape (m x k times k x n),
+accumulator and summation (None: the process-wide setting): "fma gemm", "vdpbf16ps pairs
+gemm", "fma matvec", "vdpbf16ps pairs matvec", "scalar accumulator" or "none" (m or n
+is 0). For bf16 operands the pairs kernels also need the values to fit their rule,
+which this does not see: it answers for values that fit.)");
 }
 
 }  // namespace softfloat::python

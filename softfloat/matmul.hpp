@@ -28,10 +28,10 @@
 //     pair, whose products have at most 22 significant bits and lie between 2^-48 and
 //     2^32; for BF16 and TF32 inputs unless a product leaves fp32's normal range; for
 //     FP32 inputs only when the product fits in 24 bits.
-//   Acc = FP32, summation MatmulSummation::fastest (the default): the same chain,
-//     except where the CPU has the bf16 dot-product instruction (AVX512-BF16
-//     vdpbf16ps) and every input value is a bf16 value in a range where that
-//     instruction is exact per product (the rule below, "pairs of products"): then
+//   Acc = FP32, summation MatmulSummation::pairs: the same chain, except where the
+//     CPU has the bf16 dot-product instruction (AVX512-BF16 vdpbf16ps) and every
+//     input value is a bf16 value in a range where that instruction is exact per
+//     product (the rule below, "pairs of products"): then
 //     c = +0 and, for each pair p = 2t, 2t + 1 (a zero product pads an odd k), c
 //     receives both products a_ip * b_pj, each exact in fp32, with one fp32 rounding
 //     to nearest even per product, in the order the instruction adds them. The result
@@ -46,6 +46,12 @@
 //     do (the call looks at them: tiny or huge BF16 values keep the in-order chain).
 //     Infinities and NaNs keep their IEEE meaning either way (a NaN may carry another
 //     payload).
+//   Acc = FP32, summation MatmulSummation::fastest (the default): in_order or pairs,
+//     per shape (GEMM or matrix-vector), as the table of softfloat/matmul_path.hpp
+//     says for this CPU: pairs only where vdpbf16ps is measured faster than FMA (AMD
+//     Zen 4 and 5), the in-order chain elsewhere (Intel Sapphire Rapids' GEMM, and
+//     every CPU the table does not name). The table is keyed by cpuid alone, never by a
+//     timing, so a CPU always gives the same bits; matmul_path() names the kernel.
 //   Any other Acc (BF16, FP16, E5M2, FP64, ...): c = +0, then c = round(a_ip * b_pj + c)
 //     for p = 0, 1, ..., k-1, where the product and the sum are exact and round() is
 //     round_to_format() to Acc, nearest even, the format's overflow rule: one fused
@@ -91,6 +97,7 @@
 #include "softfloat/float.hpp"
 #include "softfloat/format.hpp"
 #include "softfloat/matmul_model.hpp"  // the counted models of the same computation
+#include "softfloat/matmul_path.hpp"   // MatmulSummation, and which kernel a call takes
 #include "softfloat/named_formats.hpp"
 
 namespace softfloat {
@@ -99,15 +106,6 @@ namespace softfloat {
 template <class Code>
 concept MatmulCode =
     std::same_as<Code, std::uint8_t> || std::same_as<Code, std::uint16_t> || std::same_as<Code, std::uint32_t>;
-
-// The summation order of the fp32 paths (see above). Process-wide, like
-// set_num_threads(); the default is fastest.
-enum class MatmulSummation {
-  fastest,   // pairs of products by vdpbf16ps where the rule above allows it
-  in_order,  // always the in-order fused multiply-add chain: reproducible bits
-};
-void set_matmul_summation(MatmulSummation summation);
-MatmulSummation matmul_summation();
 
 // The traffic of the fast paths' own blocking (matmul/blocking.hpp), counted as their
 // loops run on one thread, in the terms of the counted models (matmul_model.hpp): words
@@ -127,10 +125,16 @@ struct MatmulOperand {
   Format format;
   std::size_t ld = 0;
 };
-// Checks every argument, then C = alpha * S + beta * C as documented above.
+// Checks every argument, then C = alpha * S + beta * C as documented above, S summed
+// in the order `summation` (for an fp32 accumulator).
 void matmul(float alpha, const MatmulOperand& a, const MatmulOperand& b, float beta, float* c, std::size_t ldc,
-            std::size_t m, std::size_t n, std::size_t k, const Format& accumulator);
+            std::size_t m, std::size_t n, std::size_t k, const Format& accumulator, MatmulSummation summation);
 }  // namespace detail
+
+// Every form ends with an optional MatmulSummation: the order of this call's fp32 sums.
+// Left out, it is the process-wide default (set_matmul_summation), read as the call
+// starts; given, it is this call's alone, so threads may multiply in different orders
+// at once.
 
 // Runtime formats. The code types are chosen per operand (uint8_t, uint16_t or
 // uint32_t, each at least as wide as its format), so for instance E4M3 codes in bytes
@@ -138,14 +142,17 @@ void matmul(float alpha, const MatmulOperand& a, const MatmulOperand& b, float b
 template <MatmulCode CodeA, MatmulCode CodeB>
 void matmul(float alpha, const CodeA* A, const Format& format_a, std::size_t lda, const CodeB* B,
             const Format& format_b, std::size_t ldb, float beta, float* C, std::size_t ldc, std::size_t m,
-            std::size_t n, std::size_t k, const Format& accumulator = binary32_format) {
+            std::size_t n, std::size_t k, const Format& accumulator = binary32_format,
+            MatmulSummation summation = matmul_summation()) {
   detail::matmul(alpha, detail::MatmulOperand{A, sizeof(CodeA), format_a, lda},
-                 detail::MatmulOperand{B, sizeof(CodeB), format_b, ldb}, beta, C, ldc, m, n, k, accumulator);
+                 detail::MatmulOperand{B, sizeof(CodeB), format_b, ldb}, beta, C, ldc, m, n, k, accumulator,
+                 summation);
 }
 template <MatmulCode CodeA, MatmulCode CodeB>
 void matmul(const CodeA* A, const Format& format_a, const CodeB* B, const Format& format_b, float* C,
-            std::size_t m, std::size_t n, std::size_t k, const Format& accumulator = binary32_format) {
-  matmul(1.0f, A, format_a, k, B, format_b, n, 0.0f, C, n, m, n, k, accumulator);
+            std::size_t m, std::size_t n, std::size_t k, const Format& accumulator = binary32_format,
+            MatmulSummation summation = matmul_summation()) {
+  matmul(1.0f, A, format_a, k, B, format_b, n, 0.0f, C, n, m, n, k, accumulator, summation);
 }
 
 // Typed forms: FA and FB are Float types of at most 32 bits (storage uint8_t,
@@ -153,24 +160,26 @@ void matmul(const CodeA* A, const Format& format_a, const CodeB* B, const Format
 template <class FA, class FB, class Acc = FP32>
   requires FloatType<FA> && FloatType<FB> && FloatType<Acc>
 void matmul(float alpha, const typename FA::storage_type* A, std::size_t lda, const typename FB::storage_type* B,
-            std::size_t ldb, float beta, float* C, std::size_t ldc, std::size_t m, std::size_t n, std::size_t k) {
+            std::size_t ldb, float beta, float* C, std::size_t ldc, std::size_t m, std::size_t n, std::size_t k,
+            MatmulSummation summation = matmul_summation()) {
   static_assert(MatmulCode<typename FA::storage_type> && MatmulCode<typename FB::storage_type>,
                 "softfloat::matmul: input formats of at most 32 bits");
-  matmul(alpha, A, FA::format, lda, B, FB::format, ldb, beta, C, ldc, m, n, k, Acc::format);
+  matmul(alpha, A, FA::format, lda, B, FB::format, ldb, beta, C, ldc, m, n, k, Acc::format, summation);
 }
 // C = A * B with leading dimensions.
 template <class FA, class FB, class Acc = FP32>
   requires FloatType<FA> && FloatType<FB> && FloatType<Acc>
 void matmul(const typename FA::storage_type* A, std::size_t lda, const typename FB::storage_type* B, std::size_t ldb,
-            float* C, std::size_t ldc, std::size_t m, std::size_t n, std::size_t k) {
-  matmul<FA, FB, Acc>(1.0f, A, lda, B, ldb, 0.0f, C, ldc, m, n, k);
+            float* C, std::size_t ldc, std::size_t m, std::size_t n, std::size_t k,
+            MatmulSummation summation = matmul_summation()) {
+  matmul<FA, FB, Acc>(1.0f, A, lda, B, ldb, 0.0f, C, ldc, m, n, k, summation);
 }
 // C = A * B, densely stored (the contract's form).
 template <class FA, class FB, class Acc = FP32>
   requires FloatType<FA> && FloatType<FB> && FloatType<Acc>
 void matmul(const typename FA::storage_type* A, const typename FB::storage_type* B, float* C, std::size_t m,
-            std::size_t n, std::size_t k) {
-  matmul<FA, FB, Acc>(1.0f, A, k, B, n, 0.0f, C, n, m, n, k);
+            std::size_t n, std::size_t k, MatmulSummation summation = matmul_summation()) {
+  matmul<FA, FB, Acc>(1.0f, A, k, B, n, 0.0f, C, n, m, n, k, summation);
 }
 
 }  // namespace softfloat

@@ -3,17 +3,22 @@
 // openblas_set_num_threads(1) before the first BLAS call), and both again on two
 // threads, so that the two-thread scaling is measured beside it:
 //   square E4M3 x E4M3 and BF16 x BF16 at 256 .. 2048 beside cblas_sgemm (GFLOP/s),
-//   in the default summation (pairs of products by vdpbf16ps where the CPU has it) and
-//   in order (the FMA chain; "in_order:1"), with the FLOPs per word of main-memory
-//   traffic that the blocking moves (matmul_fast_path_traffic);
+//   in each summation ("summation:0" fastest, the default: the kernel the CPU's row of
+//   the table in softfloat/matmul_path.hpp names; "summation:1" in order, the FMA
+//   chain; "summation:2" pairs of products by vdpbf16ps where the CPU has it), with
+//   the FLOPs per word of main-memory traffic that the blocking moves
+//   (matmul_fast_path_traffic);
 //   1 x 8192 x 8192 matrix-vector products (E4M3, BF16 weights) beside cblas_sgemv
 //   (GFLOP/s and the bytes of the weight matrix read per second).
+// Each row's label names the kernel that ran (matmul_path), so that a table row can be
+// checked against the CPU it was measured on (printed in the context as well).
 //   bench_matmul --benchmark_min_time=0.5 --benchmark_repetitions=3
 #include <benchmark/benchmark.h>
 
 #include <cstdint>
 #include <cstdlib>
 #include <random>
+#include <string>
 #include <vector>
 
 #include "softfloat/softfloat.hpp"
@@ -51,37 +56,44 @@ void set_gflops(benchmark::State& state, double m, double n, double k) {
                          benchmark::Counter::kIsIterationInvariantRate);
 }
 
-// Arguments after the sizes: threads, and 1 for the in-order summation.
+// Arguments after the sizes: threads, and the summation (0 fastest, 1 in_order, 2 pairs).
+constexpr MatmulSummation kSummations[] = {MatmulSummation::fastest, MatmulSummation::in_order,
+                                           MatmulSummation::pairs};
+constexpr const char* kSummationNames[] = {"fastest", "in_order", "pairs"};
+
 struct Setting {
-  explicit Setting(const benchmark::State& state, int first) {
+  Setting(benchmark::State& state, int first, std::size_t m, std::size_t n, std::size_t k, const Format& format)
+      : summation(kSummations[state.range(first + 1)]) {
     set_num_threads(int(state.range(first)));
-    set_matmul_summation(state.range(first + 1) ? MatmulSummation::in_order : MatmulSummation::fastest);
+    const MatmulKernel kernel = matmul_path(format, format, m, n, k, binary32_format, summation);
+    state.SetLabel(std::string(kSummationNames[state.range(first + 1)]) + ": " +
+                   std::string(matmul_kernel_name(kernel)));
   }
-  ~Setting() {
-    set_num_threads(1);
-    set_matmul_summation(MatmulSummation::fastest);
-  }
+  ~Setting() { set_num_threads(1); }
+  MatmulSummation summation;
 };
 
 template <class F>
 void square_matmul(benchmark::State& state) {
   const std::size_t n = std::size_t(state.range(0));
-  const Setting setting(state, 1);
+  const Setting setting(state, 1, n, n, n, F::format);
   const Matrix<F> a = random_matrix<F>(n * n, 1), b = random_matrix<F>(n * n, 2);
   std::vector<float> c(n * n);
   for (auto _ : state) {
-    matmul<F, F>(a.codes.data(), b.codes.data(), c.data(), n, n, n);
+    matmul<F, F>(a.codes.data(), b.codes.data(), c.data(), n, n, n, setting.summation);
     benchmark::DoNotOptimize(c.data());
     benchmark::ClobberMemory();
   }
   set_gflops(state, double(n), double(n), double(n));
-  state.counters["flops_per_word"] = matmul_fast_path_traffic(n, n, n, state.range(2) == 0).intensity(1.0);
+  const MatmulKernel kernel = matmul_path(F::format, F::format, n, n, n, binary32_format, setting.summation);
+  state.counters["flops_per_word"] =
+      matmul_fast_path_traffic(n, n, n, kernel == MatmulKernel::pairs_gemm).intensity(1.0);
 }
 void square_sizes(benchmark::internal::Benchmark* b) {
-  b->ArgNames({"n", "threads", "in_order"});
-  for (int in_order : {0, 1})
-    for (int n : {256, 512, 1024, 2048}) b->Args({n, 1, in_order});
-  for (int in_order : {0, 1}) b->Args({1024, 2, in_order});
+  b->ArgNames({"n", "threads", "summation"});
+  for (int summation : {0, 1, 2})
+    for (int n : {256, 512, 1024, 2048}) b->Args({n, 1, summation});
+  for (int summation : {0, 1, 2}) b->Args({1024, 2, summation});
   b->Unit(benchmark::kMillisecond);
   b->UseRealTime();  // two threads: CPU time would count both
 }
@@ -93,11 +105,11 @@ constexpr std::size_t kOutputs = 8192;       // n
 
 template <class F>
 void matrix_vector(benchmark::State& state) {
-  const Setting setting(state, 0);
+  const Setting setting(state, 0, 1, kOutputs, kVectorLength, F::format);
   const Matrix<F> x = random_matrix<F>(kVectorLength, 3), w = random_matrix<F>(kVectorLength * kOutputs, 4);
   std::vector<float> y(kOutputs);
   for (auto _ : state) {
-    matmul<F, F>(x.codes.data(), w.codes.data(), y.data(), 1, kOutputs, kVectorLength);
+    matmul<F, F>(x.codes.data(), w.codes.data(), y.data(), 1, kOutputs, kVectorLength, setting.summation);
     benchmark::DoNotOptimize(y.data());
     benchmark::ClobberMemory();
   }
@@ -105,9 +117,9 @@ void matrix_vector(benchmark::State& state) {
   state.SetBytesProcessed(std::int64_t(state.iterations()) * std::int64_t(w.codes.size() * sizeof(w.codes[0])));
 }
 void vector_settings(benchmark::internal::Benchmark* b) {
-  b->ArgNames({"threads", "in_order"});
+  b->ArgNames({"threads", "summation"});
   for (int threads : {1, 2})
-    for (int in_order : {0, 1}) b->Args({threads, in_order});
+    for (int summation : {0, 1, 2}) b->Args({threads, summation});
   b->Unit(benchmark::kMillisecond);
   b->UseRealTime();
 }
@@ -172,6 +184,11 @@ int main(int argc, char** argv) {
   // is sized when the library loads, so OPENBLAS_NUM_THREADS=1 in the environment would
   // make those rows single-threaded: leave it unset.)
   openblas_set_num_threads(1);
+  // OpenBLAS picks its kernels by CPU model, and falls back to its SSE3 "Prescott"
+  // kernels on one it does not know (0.3.21 on an Emerald Rapids Xeon, model 207: a
+  // baseline 4 to 7 times too slow). Printed so that such a run shows it;
+  // OPENBLAS_CORETYPE=Cooperlake (or SkylakeX) selects the AVX-512 kernels.
+  benchmark::AddCustomContext("openblas_core", openblas_get_corename());
 #endif
   benchmark::Initialize(&argc, argv);
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;

@@ -87,3 +87,103 @@ def test_errors():
         softfloat.matmul(a, np.zeros((4, 2), np.uint8), "bf16", "e4m3")
     with pytest.raises(ValueError, match="softfloat.matmul: .*'fp8'"):
         softfloat.matmul(a, np.zeros((4, 2), np.uint8), "e4m3", "e4m3", acc="fp8")
+
+
+def chain_of_fused_multiply_adds(a, b):
+    """The in-order fp32 chain for E4M3 values: products are multiples of 2^-18 and the
+    sums stay far below 2^30, so c + a * b is exact in float64 (see above)."""
+    c = np.zeros((a.shape[0], b.shape[1]), np.float32)
+    for p in range(a.shape[1]):
+        c = (c.astype(np.float64) + np.outer(a[:, p], b[p, :])).astype(np.float32)
+    return c
+
+
+def e4m3_operands(seed, m, k, n):
+    """Uniformly drawn E4M3 codes (every binade, NaN left out): their sums round often,
+    so the two summation orders give different bits wherever vdpbf16ps runs."""
+    rng = np.random.default_rng(seed)
+
+    def codes(shape):
+        c = rng.integers(0, 256, size=shape, dtype=np.uint8)
+        c[(c & 0x7F) == 0x7F] = 0  # 0x7F and 0xFF are E4M3's NaNs
+        return c
+
+    a_codes, b_codes = codes((m, k)), codes((k, n))
+    return (softfloat.dequantize(a_codes, "e4m3", dtype=np.float64),
+            softfloat.dequantize(b_codes, "e4m3", dtype=np.float64), a_codes, b_codes)
+
+
+def test_summation_per_call():
+    a, b, a_codes, b_codes = e4m3_operands(6, 20, 150, 40)
+    chain = chain_of_fused_multiply_adds(a, b)
+    has_pairs = softfloat.matmul_path("e4m3", "e4m3", 20, 40, 150, summation="pairs") == "vdpbf16ps pairs gemm"
+    saved = softfloat.matmul_summation()
+    try:
+        for default in ("fastest", "in_order", "pairs"):
+            softfloat.set_matmul_summation(default)
+            assert softfloat.matmul_summation() == default
+            # A call's own order wins over the default; no order takes the default.
+            in_order = softfloat.matmul(a_codes, b_codes, "e4m3", "e4m3", summation="in_order")
+            assert in_order.tolist() == chain.tolist()
+            pairs = softfloat.matmul(a_codes, b_codes, "e4m3", "e4m3", summation="pairs")
+            by_default = softfloat.matmul(a_codes, b_codes, "e4m3", "e4m3")
+            named = softfloat.matmul(a_codes, b_codes, "e4m3", "e4m3", summation=default)
+            assert by_default.tolist() == named.tolist()
+            # Pairs of products stay within the bound of a 150-term fp32 sum.
+            exact = a @ b
+            bound = 150 * 2.0**-24 / (1 - 150 * 2.0**-24) * (np.abs(a) @ np.abs(b))
+            assert np.all(np.abs(pairs - exact) <= bound)
+            if has_pairs:
+                assert np.count_nonzero(pairs != in_order) > pairs.size // 10
+            else:
+                assert pairs.tolist() == in_order.tolist()
+    finally:
+        softfloat.set_matmul_summation(saved)
+
+
+def test_summation_threads_each_get_their_own():
+    # The GIL is released during a product, so two threads multiply at once.
+    import threading
+
+    _, _, a_codes, b_codes = e4m3_operands(7, 24, 300, 96)
+    expected = {s: softfloat.matmul(a_codes, b_codes, "e4m3", "e4m3", summation=s).tolist()
+                for s in ("in_order", "pairs")}
+    if softfloat.matmul_path("e4m3", "e4m3", 24, 96, 300, summation="pairs") == "vdpbf16ps pairs gemm":
+        assert expected["in_order"] != expected["pairs"]  # so a thread given the other's order would show
+    wrong = {"in_order": 0, "pairs": 0}
+
+    def work(summation):
+        for _ in range(100):
+            if softfloat.matmul(a_codes, b_codes, "e4m3", "e4m3", summation=summation).tolist() != expected[summation]:
+                wrong[summation] += 1
+
+    threads = [threading.Thread(target=work, args=(s,)) for s in ("in_order", "pairs")]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert wrong == {"in_order": 0, "pairs": 0}
+
+
+def test_matmul_path():
+    assert softfloat.matmul_path("e4m3", "e4m3", 64, 64, 64, summation="in_order") == "fma gemm"
+    assert softfloat.matmul_path("e4m3", "e4m3", 1, 64, 64, summation="in_order") == "fma matvec"
+    assert softfloat.matmul_path("e4m3", "e4m3", 64, 64, 64, acc="bf16") == "scalar accumulator"
+    assert softfloat.matmul_path("fp16", "fp16", 64, 64, 64, summation="pairs") == "fma gemm"
+    assert softfloat.matmul_path("e4m3", "e4m3", 0, 64, 64) == "none"
+    assert softfloat.matmul_path("e4m3", "e4m3", 64, 64, 64, summation="pairs") in (
+        "vdpbf16ps pairs gemm", "fma gemm")  # the latter on CPUs without vdpbf16ps
+    print("fastest on this CPU:", softfloat.matmul_path("e4m3", "e4m3", 1024, 1024, 1024, summation="fastest"))
+
+
+def test_summation_errors():
+    a = np.zeros((2, 2), np.uint8)
+    with pytest.raises(ValueError, match="softfloat.matmul: unknown summation 'sideways' "
+                                         r"\(accepted: fastest, in_order, pairs\)"):
+        softfloat.matmul(a, a, "e4m3", "e4m3", summation="sideways")
+    with pytest.raises(ValueError, match="softfloat.set_matmul_summation: unknown summation 'x'"):
+        softfloat.set_matmul_summation("x")
+    with pytest.raises(ValueError, match="softfloat.matmul_path: unknown summation 'y'"):
+        softfloat.matmul_path("e4m3", "e4m3", 2, 2, 2, summation="y")
+    with pytest.raises(TypeError):  # keyword only
+        softfloat.matmul(a, a, "e4m3", "e4m3", "fp32", "in_order")

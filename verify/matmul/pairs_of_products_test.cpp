@@ -4,13 +4,14 @@
 //   - on integer-valued inputs, where every partial sum is exact in any order, the
 //     GEMM and matrix-vector kernels equal the in-order chain bit for bit: this pins
 //     the packing, the pairing, odd depths and the column and row edges;
-//   - on random inputs the default (fastest) summation is the pairs path (its result
-//     equals the kernel's, called directly) and stays within the error bound of the
-//     k-sum against fp64;
+//   - on random inputs the pairs summation (MatmulSummation::pairs, named per call:
+//     the default, fastest, takes the FMA GEMM on CPUs where vdpbf16ps is no faster)
+//     is the pairs path (its result equals the kernel's, called directly) and stays
+//     within the error bound of the k-sum against fp64;
 //   - BF16 values outside the rule (tiny: products below fp32's normal range, which the
 //     instruction would flush; huge: sums that could overflow) keep the in-order chain;
 //   - infinities and NaNs land where the in-order chain puts them;
-//   - two threads give the bits of one, in both summations.
+//   - two threads give the bits of one, in every summation.
 // Skipped, saying so, on a CPU without the instructions. A few seconds in Release.
 #include <gtest/gtest.h>
 
@@ -116,7 +117,7 @@ void check_exact_sums(int limit_a, int limit_b, std::uint64_t seed) {
       EXPECT_EQ(count_differences(c, expected, "pairs matrix-vector " + what), 0u) << what;
     }
     std::fill(c.begin(), c.end(), -1.0f);
-    matmul<FA, FB>(a.data(), b.data(), c.data(), s.m, s.n, s.k);
+    matmul<FA, FB>(a.data(), b.data(), c.data(), s.m, s.n, s.k, MatmulSummation::pairs);
     EXPECT_EQ(count_differences(c, expected, "matmul " + what), 0u) << what;
   }
 }
@@ -150,12 +151,11 @@ void check_random(const Shape& s, std::uint64_t seed) {
   } else {
     matmul_detail::gemm_bf16_dot(am, bm, kernel.data(), s.n, s.m, s.n, s.k);
   }
-  matmul<FA, FB>(a.data(), b.data(), c.data(), s.m, s.n, s.k);
-  EXPECT_EQ(count_differences(c, kernel, "fastest summation is the pairs path, " + what), 0u);
+  matmul<FA, FB>(a.data(), b.data(), c.data(), s.m, s.n, s.k, MatmulSummation::pairs);
+  EXPECT_EQ(count_differences(c, kernel, "pairs summation is the pairs path, " + what), 0u);
   EXPECT_EQ((count_outside_bound<FA, FB>(a, b, c, all_rows(s.m), s.n, s.k, 0x1p-24, what)), 0u) << what;
   // The in-order summation is the chain.
-  const ScopedSummation in_order(MatmulSummation::in_order);
-  matmul<FA, FB>(a.data(), b.data(), c.data(), s.m, s.n, s.k);
+  matmul<FA, FB>(a.data(), b.data(), c.data(), s.m, s.n, s.k, MatmulSummation::in_order);
   EXPECT_EQ(count_differences(c, definition_loop<FA, FB, FP32>(a, b, s.m, s.n, s.k), "in order " + what), 0u);
 }
 
@@ -177,7 +177,7 @@ TEST(PairsOfProducts, Bf16OutsideTheRuleKeepsTheInOrderChain) {
   const Codes<BF16> tiny_a = random_codes_between<BF16>(s.m * s.k, rng, 0x1p-72f, 0x1p-70f);
   const Codes<BF16> tiny_b = random_codes_between<BF16>(s.k * s.n, rng, 0x1p-72f, 0x1p-70f);
   std::vector<float> c(s.m * s.n);
-  matmul<BF16, BF16>(tiny_a.data(), tiny_b.data(), c.data(), s.m, s.n, s.k);
+  matmul<BF16, BF16>(tiny_a.data(), tiny_b.data(), c.data(), s.m, s.n, s.k, MatmulSummation::pairs);
   EXPECT_EQ(count_differences(c, definition_loop<BF16, BF16, FP32>(tiny_a, tiny_b, s.m, s.n, s.k), "tiny"), 0u);
   std::size_t nonzero = 0;
   for (float v : c) nonzero += v != 0.0f;
@@ -185,7 +185,7 @@ TEST(PairsOfProducts, Bf16OutsideTheRuleKeepsTheInOrderChain) {
   // Products near 2^124 summed 50 times: partial sums near fp32's overflow.
   const Codes<BF16> huge_a = random_codes_between<BF16>(s.m * s.k, rng, 0x1p61f, 0x1p62f);
   const Codes<BF16> huge_b = random_codes_between<BF16>(s.k * s.n, rng, 0x1p61f, 0x1p62f);
-  matmul<BF16, BF16>(huge_a.data(), huge_b.data(), c.data(), s.m, s.n, s.k);
+  matmul<BF16, BF16>(huge_a.data(), huge_b.data(), c.data(), s.m, s.n, s.k, MatmulSummation::pairs);
   EXPECT_EQ(count_differences(c, definition_loop<BF16, BF16, FP32>(huge_a, huge_b, s.m, s.n, s.k), "huge"), 0u);
 }
 
@@ -202,13 +202,13 @@ TEST(PairsOfProducts, InfinitiesAndNaNsWhereTheChainPutsThem) {
   b[4 * n + 30] = E5M2(0.0f).bits();
   for (std::size_t p = 0; p < k; ++p) b[p * n + 40] = E5M2(1.0f).bits();
   std::vector<float> c(m * n), expected = definition_loop<E5M2, E5M2, FP32>(a, b, m, n, k);
-  matmul<E5M2, E5M2>(a.data(), b.data(), c.data(), m, n, k);
+  matmul<E5M2, E5M2>(a.data(), b.data(), c.data(), m, n, k, MatmulSummation::pairs);
   EXPECT_EQ(count_differences(c, expected, "gemm with infinities"), 0u);
   EXPECT_TRUE(std::isnan(c[1 * n + 30]));
   EXPECT_TRUE(std::isinf(c[1 * n + 40]));
   // The matrix-vector path, on row 1 alone.
   std::vector<float> y(n), y_expected(expected.begin() + n, expected.begin() + 2 * n);
-  matmul<E5M2, E5M2>(a.data() + k, b.data(), y.data(), 1, n, k);
+  matmul<E5M2, E5M2>(a.data() + k, b.data(), y.data(), 1, n, k, MatmulSummation::pairs);
   EXPECT_EQ(count_differences(y, y_expected, "matrix-vector with infinities"), 0u);
 }
 
@@ -218,7 +218,8 @@ TEST(PairsOfProducts, TwoThreadsGiveTheBitsOfOne) {
   const Codes<E4M3> a = random_codes<E4M3>(m * k, rng), b = random_codes<E4M3>(k * n, rng);
   const Codes<E4M3> x = random_codes<E4M3>(kv, rng), w = random_codes<E4M3>(kv * nv, rng);
   const Codes<FP16> h = random_codes<FP16>(k * n, rng);
-  for (const MatmulSummation summation : {MatmulSummation::fastest, MatmulSummation::in_order}) {
+  for (const MatmulSummation summation :
+       {MatmulSummation::fastest, MatmulSummation::in_order, MatmulSummation::pairs}) {
     const ScopedSummation scoped(summation);
     std::vector<float> one(m * n), two(m * n), one_h(m * n), two_h(m * n), y1(nv), y2(nv);
     set_num_threads(1);

@@ -45,15 +45,17 @@ TEST(MatmulSemantics, HandWorkedProduct) {
   const Codes<E4M3> a = codes_of<E4M3>({1, 2, 3, 4, 5, 6});
   const Codes<E4M3> b = codes_of<E4M3>({7, 8, 9, 10, 11, 12});
   const std::vector<float> expected{58, 64, 139, 154};
-  std::vector<float> c(4);
-  matmul<E4M3, E4M3>(a.data(), b.data(), c.data(), 2, 2, 3);
-  EXPECT_EQ(c, expected);
-  matmul<E4M3, E4M3, BF16>(a.data(), b.data(), c.data(), 2, 2, 3);
-  EXPECT_EQ(c, expected);
-  // Row 0 alone takes the matrix-vector path.
-  matmul<E4M3, E4M3>(a.data(), b.data(), c.data(), 1, 2, 3);
-  EXPECT_EQ(c[0], 58.0f);
-  EXPECT_EQ(c[1], 64.0f);
+  for (const MatmulSummation summation : {MatmulSummation::in_order, MatmulSummation::pairs}) {
+    std::vector<float> c(4);
+    matmul<E4M3, E4M3>(a.data(), b.data(), c.data(), 2, 2, 3, summation);
+    EXPECT_EQ(c, expected);
+    matmul<E4M3, E4M3, BF16>(a.data(), b.data(), c.data(), 2, 2, 3, summation);
+    EXPECT_EQ(c, expected);
+    // Row 0 alone takes the matrix-vector path.
+    matmul<E4M3, E4M3>(a.data(), b.data(), c.data(), 1, 2, 3, summation);
+    EXPECT_EQ(c[0], 58.0f);
+    EXPECT_EQ(c[1], 64.0f);
+  }
 }
 
 // A bf16 accumulator rounds each partial sum: 256 + 1 + 1 + 1 + 1 stays 256 (the bf16
@@ -121,12 +123,14 @@ TEST(MatmulSemantics, LeadingDimensions) {
       for (std::size_t p = 0; p < k; ++p) a[i * k + p] = a_wide[i * lda + p];
     for (std::size_t p = 0; p < k; ++p)
       for (std::size_t j = 0; j < n; ++j) b[p * n + j] = b_wide[p * ldb + j];
-    std::vector<float> dense(m * n), strided(m * ldc, -7.0f);
-    matmul<E4M3, BF16>(a.data(), b.data(), dense.data(), m, n, k);
-    matmul<E4M3, BF16>(a_wide.data(), lda, b_wide.data(), ldb, strided.data(), ldc, m, n, k);
-    for (std::size_t i = 0; i < m; ++i) {
-      for (std::size_t j = 0; j < n; ++j) EXPECT_EQ(bits_of(strided[i * ldc + j]), bits_of(dense[i * n + j]));
-      for (std::size_t j = n; j < ldc; ++j) EXPECT_EQ(strided[i * ldc + j], -7.0f) << "padding written";
+    for (const MatmulSummation summation : {MatmulSummation::in_order, MatmulSummation::pairs}) {
+      std::vector<float> dense(m * n), strided(m * ldc, -7.0f);
+      matmul<E4M3, BF16>(a.data(), b.data(), dense.data(), m, n, k, summation);
+      matmul<E4M3, BF16>(a_wide.data(), lda, b_wide.data(), ldb, strided.data(), ldc, m, n, k, summation);
+      for (std::size_t i = 0; i < m; ++i) {
+        for (std::size_t j = 0; j < n; ++j) EXPECT_EQ(bits_of(strided[i * ldc + j]), bits_of(dense[i * n + j]));
+        for (std::size_t j = n; j < ldc; ++j) EXPECT_EQ(strided[i * ldc + j], -7.0f) << "padding written";
+      }
     }
   }
 }

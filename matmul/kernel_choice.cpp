@@ -1,0 +1,43 @@
+// The choice of kernel (kernel_choice.hpp): the accumulator, then the shape, then
+// whether the summation asks for pairs of products (fastest asks the CPU's table),
+// then whether the CPU and the operands allow them.
+#include "matmul/kernel_choice.hpp"
+
+#include "matmul/bf16_dot.hpp"
+#include "matmul/kernel_table.hpp"
+
+namespace softfloat::matmul_detail {
+
+namespace {
+
+bool pairs_wanted(MatmulSummation summation, bool matvec) {
+  switch (summation) {
+    case MatmulSummation::in_order: return false;
+    case MatmulSummation::pairs: return true;
+    case MatmulSummation::fastest: break;
+  }
+  const FastestKernels fastest = fastest_kernels(this_cpu());
+  return matvec ? fastest.pairs_matvec : fastest.pairs_gemm;
+}
+
+}  // namespace
+
+MatmulKernel choose_kernel(const CodeMatrix& a, const CodeMatrix& b, std::size_t m, std::size_t n, std::size_t k,
+                           const Format& accumulator, MatmulSummation summation, bool look_at_values) {
+  if (m == 0 || n == 0) return MatmulKernel::none;
+  if (!(accumulator == binary32_format)) return MatmulKernel::scalar_accumulator;
+  const bool matvec = m == 1;
+  const MatmulKernel fma = matvec ? MatmulKernel::fma_matvec : MatmulKernel::fma_gemm;
+  // The matrix-vector pairs loop decodes B by byte tables, so it reads one-byte codes only.
+  if (k == 0 || !pairs_wanted(summation, matvec) || !bf16_dot_supported() || (matvec && b.code_bytes() != 1))
+    return fma;
+  const Bf16Fit a_fit = operand_fit(a, look_at_values ? m : 0, look_at_values ? k : 0);
+  const Bf16Fit b_fit = operand_fit(b, look_at_values ? k : 0, look_at_values ? n : 0);
+  if (!pairs_are_exact(a_fit, b_fit, k)) return fma;
+  if (!matvec) return MatmulKernel::pairs_gemm;
+  float table[256];
+  b.decode_table(table);
+  return matvec_bf16_dot_applies(table) ? MatmulKernel::pairs_matvec : fma;
+}
+
+}  // namespace softfloat::matmul_detail

@@ -1,0 +1,20 @@
+// The kernel a matmul call takes (softfloat/matmul_path.hpp's MatmulKernel): the one
+// decision that the entry point acts on and matmul_path() reports, so the two agree.
+#pragma once
+
+#include <cstddef>
+
+#include "matmul/code_matrix.hpp"
+#include "softfloat/format.hpp"
+#include "softfloat/matmul_path.hpp"
+
+namespace softfloat::matmul_detail {
+
+// The kernel for S = A * B (A m x k, B k x n) with `accumulator` in order `summation`.
+// With `look_at_values`, operands of wider codes are scanned for the pairs rule
+// (bf16_dot.hpp); without, their codes are not read (they may be null) and the rule is
+// taken to hold for them, as it does for every value that a one-byte format can hold.
+MatmulKernel choose_kernel(const CodeMatrix& a, const CodeMatrix& b, std::size_t m, std::size_t n, std::size_t k,
+                           const Format& accumulator, MatmulSummation summation, bool look_at_values);
+
+}  // namespace softfloat::matmul_detail
