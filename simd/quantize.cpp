@@ -62,7 +62,7 @@ void dispatch_quantize(const Value* in, std::size_t n, Code* out, const Quantize
     else HWY_DYNAMIC_DISPATCH(QuantizeTo32)(in, n, out, c);
   }
 }
-// `stream`: non-temporal stores (WithStreamingStores in simd/quantize-inl.h).
+// `stream`: non-temporal stores (WithStreamingStores in simd/stream-inl.h).
 template <class Code>
 void dispatch_dequantize(const Code* in, std::size_t n, float* out, const DequantizeConstants& c,
                          bool stream = false) {
