@@ -23,6 +23,8 @@
 //                and depth past block.depth are zero);
 //   MicroKernel: void operator()(std::size_t words, const Word* a, const Word* b, float* c,
 //                  std::size_t ldc, bool continue_sums) const;  one full tile of C.
+// The packed blocks start on hwy::AllocateAligned's alignment (a vector or more), so a
+// sliver whose size is a multiple of the vector is aligned too.
 // The layout inside a sliver is the packer's and kernel's business: an AMX tile kernel
 // (16 x 16 fp32 tiles, bf16 pairs interleaved along k, k in steps of 32) would be
 // tile_rows = tile_columns = 16, depth_step = 32, values_per_word = 2, with slivers
