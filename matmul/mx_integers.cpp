@@ -4,6 +4,7 @@
 
 #include <array>
 #include <cmath>
+#include <cstring>
 #include <limits>
 #include <vector>
 
@@ -35,6 +36,15 @@ constexpr auto kE2M1 = integer_table<2, 1>();
 constexpr auto kE2M3 = integer_table<2, 3>();
 constexpr auto kE3M2 = integer_table<3, 2>();
 static_assert(kE2M1[7] == 12 && kE2M1[15] == -12 && kE2M3[31] == 60 && kE3M2[31] == 448);
+
+// A byte of two E2M1 codes to its two int8 integers, low nibble first.
+constexpr std::array<std::array<std::int8_t, 2>, 256> e2m1_pair_table() {
+  std::array<std::array<std::int8_t, 2>, 256> table{};
+  for (int byte = 0; byte < 256; ++byte)
+    table[std::size_t(byte)] = {std::int8_t(kE2M1[byte & 0xF]), std::int8_t(kE2M1[byte >> 4])};
+  return table;
+}
+constexpr auto kE2M1Pairs = e2m1_pair_table();
 
 }  // namespace
 
@@ -72,6 +82,24 @@ void decode_mx_integers(const std::uint8_t* elements, mx::Element element, std::
     }
     default:  // MXINT8: the two's complement code is the integer
       for (std::size_t i = 0; i < count; ++i) out[i] = std::int8_t(elements[i]);
+      return;
+  }
+}
+
+void decode_mx_int8(const std::uint8_t* elements, mx::Element element, std::size_t count, std::int8_t* out) {
+  switch (element) {
+    case mx::Element::fp4_e2m1:
+      for (std::size_t i = 0; i < count / 2; ++i) std::memcpy(out + 2 * i, kE2M1Pairs[elements[i]].data(), 2);
+      return;
+    case mx::Element::fp6_e2m3:
+      for (std::size_t i = 0; i < count / 4; ++i) {
+        const std::uint32_t bits = std::uint32_t(elements[3 * i]) | std::uint32_t(elements[3 * i + 1]) << 8 |
+                                   std::uint32_t(elements[3 * i + 2]) << 16;
+        for (int e = 0; e < 4; ++e) out[4 * i + std::size_t(e)] = std::int8_t(kE2M3[(bits >> (6 * e)) & 0x3F]);
+      }
+      return;
+    default:  // MXINT8
+      std::memcpy(out, elements, count);
       return;
   }
 }

@@ -35,6 +35,9 @@ bool mx_fits_int8(mx::Element element);
 // multiple of 4 (whole bytes for every packing).
 void decode_mx_integers(const std::uint8_t* elements, mx::Element element, std::size_t count, std::int16_t* out);
 
+// The same as int8 for the kinds that fit it (mx_fits_int8), by byte-wide tables.
+void decode_mx_int8(const std::uint8_t* elements, mx::Element element, std::size_t count, std::int8_t* out);
+
 // x_t of the definition: fl(D * 2^(code_a - 127 + code_b - 127 - shift)), NaN when a
 // scale code is 0xFF. Exact unless the value leaves fp32's normal range.
 float mx_block_value(std::int32_t dot, std::uint8_t code_a, std::uint8_t code_b, int shift);
