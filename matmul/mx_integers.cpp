@@ -46,6 +46,16 @@ constexpr std::array<std::array<std::int8_t, 2>, 256> e2m1_pair_table() {
 }
 constexpr auto kE2M1Pairs = e2m1_pair_table();
 
+// Twelve bits of the E2M3 stream (two codes) to their two int8 integers, first code
+// first: three bytes hold four codes, read as two such halves.
+constexpr std::array<std::array<std::int8_t, 2>, 4096> e2m3_pair_table() {
+  std::array<std::array<std::int8_t, 2>, 4096> table{};
+  for (std::size_t bits = 0; bits < 4096; ++bits)
+    table[bits] = {std::int8_t(kE2M3[bits & 0x3F]), std::int8_t(kE2M3[bits >> 6])};
+  return table;
+}
+constexpr auto kE2M3Pairs = e2m3_pair_table();
+
 }  // namespace
 
 int mx_integer_shift(mx::Element element) {
@@ -95,7 +105,8 @@ void decode_mx_int8(const std::uint8_t* elements, mx::Element element, std::size
       for (std::size_t i = 0; i < count / 4; ++i) {
         const std::uint32_t bits = std::uint32_t(elements[3 * i]) | std::uint32_t(elements[3 * i + 1]) << 8 |
                                    std::uint32_t(elements[3 * i + 2]) << 16;
-        for (int e = 0; e < 4; ++e) out[4 * i + std::size_t(e)] = std::int8_t(kE2M3[(bits >> (6 * e)) & 0x3F]);
+        std::memcpy(out + 4 * i, kE2M3Pairs[bits & 0xFFF].data(), 2);
+        std::memcpy(out + 4 * i + 2, kE2M3Pairs[bits >> 12].data(), 2);
       }
       return;
     default:  // MXINT8
