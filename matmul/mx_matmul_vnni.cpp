@@ -64,6 +64,9 @@ constexpr std::size_t kRows = 6;      // rows of A per tile
 constexpr std::size_t kColumns = 32;  // columns of B per panel: two vectors of 16 lanes
 constexpr std::size_t kGroups = 8;    // groups of four values in a block of 32
 constexpr int kScaleReach = 54;       // |code - 127| up to which the fused multiply-add is exact
+// C of at least this many values (1 MiB) is written by non-temporal stores where its
+// rows allow: it leaves the cache anyway, and the stores then skip reading each line.
+constexpr std::size_t kStreamFrom = std::size_t{1} << 18;
 // The conversions are masked with every lane on (the same instruction): GCC 12 warns
 // that the unmasked intrinsic's undefined pass-through register may be uninitialized.
 constexpr __mmask16 kAllLanes = 0xFFFF;
@@ -155,11 +158,14 @@ void pack_panel(const MxRows& b, std::size_t first, std::size_t columns, std::si
   }
 }
 
-// The kRows x 32 tile of sums into `out` (row stride 32), over every block.
+// The kRows x 32 tile of sums into `out` (row stride ldo), over every block. `stream`:
+// every row of out starts on a 64-byte boundary, and the rows go to memory by
+// non-temporal stores (C is written once; a normal store would first read each line).
 SOFTFLOAT_MX_VNNI_TARGET void tile_kernel(std::size_t blocks, const std::uint8_t* __restrict a,
                                           const float* __restrict a_factors, const std::int8_t* __restrict b,
                                           const float* __restrict corrections,
-                                          const float* __restrict b_factors, float* __restrict out) {
+                                          const float* __restrict b_factors, float* __restrict out,
+                                          std::size_t ldo, bool stream) {
   __m512 left[kRows], right[kRows];
   for (std::size_t r = 0; r < kRows; ++r) left[r] = right[r] = _mm512_setzero_ps();
   for (std::size_t t = 0; t < blocks; ++t) {
@@ -199,11 +205,22 @@ SOFTFLOAT_MX_VNNI_TARGET void tile_kernel(std::size_t blocks, const std::uint8_t
       right[r] = _mm512_fmadd_ps(scaled_right, factor_a, right[r]);
     }
   }
+  if (stream) {
+    for (std::size_t r = 0; r < kRows; ++r) {
+      _mm512_stream_ps(out + r * ldo, left[r]);
+      _mm512_stream_ps(out + r * ldo + 16, right[r]);
+    }
+    return;
+  }
   for (std::size_t r = 0; r < kRows; ++r) {
-    _mm512_storeu_ps(out + r * kColumns, left[r]);
-    _mm512_storeu_ps(out + r * kColumns + 16, right[r]);
+    _mm512_storeu_ps(out + r * ldo, left[r]);
+    _mm512_storeu_ps(out + r * ldo + 16, right[r]);
   }
 }
+
+// Orders the non-temporal stores before whatever the thread does next (the end of the
+// call, whose caller may read C).
+SOFTFLOAT_MX_VNNI_TARGET void finish_streaming() { _mm_sfence(); }
 
 }  // namespace
 
@@ -223,12 +240,22 @@ void mx_matmul_vnni(const MxRows& a, const MxRows& b, float* c, std::size_t m, s
           mx_matmul_exact_scalar(a, b, c, n, row, row + rows, first, first + columns);
           continue;
         }
-        tile_kernel(blocks, packed_a.bytes.get() + s * kRows * k, packed_a.factors.data() + s * blocks * kRows,
-                    panel.bytes.get(), panel.corrections.get(), panel.factors.get(), tile);
+        const std::uint8_t* a_sliver = packed_a.bytes.get() + s * kRows * k;
+        const float* a_factors = packed_a.factors.data() + s * blocks * kRows;
+        if (rows == kRows && columns == kColumns) {
+          float* out = c + row * n + first;
+          const bool stream = m * n >= kStreamFrom && n % 16 == 0 && reinterpret_cast<std::uintptr_t>(out) % 64 == 0;
+          tile_kernel(blocks, a_sliver, a_factors, panel.bytes.get(), panel.corrections.get(), panel.factors.get(),
+                      out, n, stream);
+          continue;
+        }
+        tile_kernel(blocks, a_sliver, a_factors, panel.bytes.get(), panel.corrections.get(), panel.factors.get(),
+                    tile, kColumns, false);
         for (std::size_t r = 0; r < rows; ++r)
           std::memcpy(c + (row + r) * n + first, tile + r * kColumns, columns * sizeof(float));
       }
     }
+    finish_streaming();
   });
 }
 
