@@ -56,11 +56,12 @@
 // Kernels (mx_matmul_path names the one a call takes):
 //   avx512_vnni: where the CPU has AVX512-VNNI (vpdpbusd) and both kinds are E2M1, E2M3
 //     or MXINT8: the elements are decoded to int8 once, each block's 32 products summed
-//     by 8 vpdpbusd per 16 outputs (A's int8 offset by 128 to be unsigned, the offset's
-//     128 * sum of B's block subtracted), then the block's int32 converted to fp32 and
-//     multiplied by the two scales and added by one fused multiply-add, which equals
-//     fl(s + v_t) because the product is exact when the scales are within 2^+-54 of 1;
-//     blocks of a tile outside that range take the exact scalar loop below.
+//     by 8 vpdpbusd per 16 outputs (A's int8 offset by 128 to be unsigned), then the
+//     block's int32 converted to fp32 and scaled by B's scale, the offset's 128 * sum of
+//     B's block taken off, in one fused multiply-add that is exact, and multiplied by
+//     A's scale and added to s in a second, which equals fl(s + v_t) because its
+//     product is exact when the scales are within 2^+-54 of 1; tiles with blocks
+//     outside that range take the exact scalar loop below.
 //   exact_scalar: everywhere else (other CPUs and other builds, E3M2): the definition
 //     above in plain C++, integers summed in int32 and scaled in fp64 before the one
 //     conversion to fp32.
