@@ -12,8 +12,9 @@ PYBIND11_MODULE(_core, module) {
 
 round_trip(array, "e4m3") replaces every value by the nearest E4M3 value (fake
 quantization), keeping the dtype; quantize / dequantize convert to and from codes;
-mx_quantize / mx_dequantize do OCP MX block scaling; matmul multiplies code matrices
-with a chosen accumulator; format_info describes a format. Formats are specs such as
+mx_quantize / mx_dequantize do OCP MX block scaling and mx_matmul multiplies their
+results with exact block products; matmul multiplies code matrices with a chosen
+accumulator; format_info describes a format. Formats are specs such as
 "bf16", "e5m2", "e2m1", "e4m3fnuz", "e3m4:bias=5"; rounding is one of rounding_modes().
 Every value is decoded exactly and rounded once, so float64 input is never rounded
 through float32. Errors raise ValueError (bad format, rounding or shape) or TypeError
@@ -23,6 +24,7 @@ through float32. Errors raise ValueError (bad format, rounding or shape) or Type
   softfloat::python::register_formats(module);
   softfloat::python::register_arrays(module);
   softfloat::python::register_mx(module);
+  softfloat::python::register_mx_matmul(module);
   softfloat::python::register_matmul(module);
   softfloat::python::register_tensor_buffers(module);
   softfloat::python::register_cost(module);

@@ -12,6 +12,7 @@
 #include "softfloat/limits.hpp"
 #include "softfloat/matmul.hpp"
 #include "softfloat/mx.hpp"
+#include "softfloat/mx_matmul.hpp"
 #include "softfloat/named_formats.hpp"
 #include "softfloat/nvfp4.hpp"
 #include "softfloat/random_bits.hpp"

@@ -19,12 +19,14 @@
 #endif
 
 #include "softfloat/softfloat.hpp"
+#include "verify/common/expect_invalid.hpp"
 #include "verify/matmul/matmul_test_support.hpp"
 
 namespace softfloat {
 namespace {
 
 using matmul_test::Codes;
+using verify::expect_invalid;
 using matmul_test::bits_of;
 
 template <class F>
@@ -197,16 +199,6 @@ TEST(MatmulSemantics, IgnoresTheCallersFloatEnvironment) {
   EXPECT_EQ(rounded, 1.0f + 0x1p-22f);
 }
 #endif
-
-// Every kind of bad argument, with a message that names it.
-void expect_invalid(const std::function<void()>& call, const std::string& fragment) {
-  try {
-    call();
-    ADD_FAILURE() << "no exception; expected one mentioning '" << fragment << "'";
-  } catch (const std::invalid_argument& e) {
-    EXPECT_NE(std::string(e.what()).find(fragment), std::string::npos) << e.what();
-  }
-}
 
 TEST(MatmulArguments, BadArgumentsThrow) {
   const Codes<E4M3> a(12), b(12);

@@ -14,13 +14,15 @@
 #include <vector>
 
 #include "softfloat/softfloat.hpp"
-#include "verify/simd/every_target.hpp"
+#include "verify/common/expect_invalid.hpp"
 #include "verify/common/packed_bit_stream.hpp"
+#include "verify/simd/every_target.hpp"
 
 namespace softfloat {
 namespace {
 
 using test_support::pack_codes;
+using verify::expect_invalid;
 
 std::uint32_t scalar_code(float x, const Format& f) { return std::uint32_t(round_to_format(decode(x), f)); }
 std::uint32_t scalar_float_bits(std::uint32_t code, const Format& f) {
@@ -168,15 +170,6 @@ TEST(PackedRounding, ModesReachThePacking) {
   EXPECT_EQ(out, 0x71);
   simd::quantize_packed(between, 2, &out, 1, E2M1::format, Rounding::toward_zero);
   EXPECT_EQ(out, 0x60);
-}
-
-void expect_invalid(const std::function<void()>& call, const std::string& fragment) {
-  try {
-    call();
-    ADD_FAILURE() << "no exception; expected one mentioning \"" << fragment << "\"";
-  } catch (const std::invalid_argument& error) {
-    EXPECT_NE(std::string(error.what()).find(fragment), std::string::npos) << error.what();
-  }
 }
 
 TEST(PackedErrors, BadArgumentsThrowWithAMessage) {
