@@ -76,14 +76,16 @@ MatmulSummation read_summation(const std::string& name, const char* where) {
   if (name == "fastest") return MatmulSummation::fastest;
   if (name == "in_order") return MatmulSummation::in_order;
   if (name == "pairs") return MatmulSummation::pairs;
+  if (name == "tiles") return MatmulSummation::tiles;
   throw py::value_error(std::string("softfloat.") + where + ": unknown summation '" + name +
-                        "' (accepted: fastest, in_order, pairs)");
+                        "' (accepted: fastest, in_order, pairs, tiles)");
 }
 
 std::string summation_name(MatmulSummation summation) {
   switch (summation) {
     case MatmulSummation::in_order: return "in_order";
     case MatmulSummation::pairs: return "pairs";
+    case MatmulSummation::tiles: return "tiles";
     default: return "fastest";
   }
 }
