@@ -11,7 +11,7 @@ namespace softfloat::matmul_detail {
 // Blocking: a packed B panel of kAmxDepth x kAmxPanelColumns bf16 (1 MiB) for L2, a
 // packed A block of kAmxBlockRows x kAmxDepth bf16 (128 KiB), and per micro-kernel
 // call two 32-column tile runs of B (32 KiB) streaming through L1.
-inline constexpr std::size_t kAmxDepth = 512;
+inline constexpr std::size_t kAmxDepth = 256;
 inline constexpr std::size_t kAmxBlockRows = 128;
 inline constexpr std::size_t kAmxPanelColumns = 1024;
 

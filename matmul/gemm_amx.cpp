@@ -26,6 +26,7 @@
 #include "hwy/aligned_allocator.h"
 #include "matmul/amx_gemm.hpp"
 #include "matmul/amx_tiles.hpp"
+#include "softfloat/named_formats.hpp"
 
 namespace softfloat::matmul_detail {
 
@@ -36,48 +37,114 @@ constexpr std::size_t kStep = 32;                        // depth steps a tile h
 constexpr std::size_t kTileValues = kTileRows * kStep;   // bf16 values a tile holds
 constexpr std::size_t kBlock = 2 * kTileRows;            // rows and columns of C a micro-kernel computes
 
-std::uint16_t bf16_of(float value) { return std::uint16_t(std::bit_cast<std::uint32_t>(value) >> 16); }
+// The packing runs only where the tiles do, so on a CPU with AVX-512 (every CPU with
+// AMX has it).
+#define SOFTFLOAT_AMX_PACKING_TARGET __attribute__((target("avx512f,avx512bw,avx512vl")))
+
+// Runs of a code matrix as bf16 codes, for operands under the pairs rule (every finite
+// value a bf16 value): one-byte codes through a 256-entry table of their bf16 codes
+// (built once from the matrix's own decoding), BF16 codes as they are, any other
+// format through its fp32 decoding.
+class Bf16Decoder {
+ public:
+  explicit Bf16Decoder(const CodeMatrix& x) : x_(x), copy_(x.code_bytes() == 2 && x.format() == BF16::format) {
+    if (x.code_bytes() == 1) {
+      float values[256];
+      x.decode_table(values);
+      for (int c = 0; c < 256; ++c) table_[c] = std::uint16_t(std::bit_cast<std::uint32_t>(values[c]) >> 16);
+    }
+  }
+  // out[0, count) = the bf16 codes of (row, column .. column + count - 1).
+  void row(std::size_t row, std::size_t column, std::size_t count, std::uint16_t* out, float* scratch) const {
+    const std::uint8_t* codes = x_.row_codes(row) + column * x_.code_bytes();
+    if (x_.code_bytes() == 1) return look_up(codes, count, table_, out);
+    if (copy_) {
+      std::memcpy(out, codes, count * sizeof(std::uint16_t));
+      return;
+    }
+    x_.decode_row(row, column, count, scratch);
+    for (std::size_t i = 0; i < count; ++i) out[i] = std::uint16_t(std::bit_cast<std::uint32_t>(scratch[i]) >> 16);
+  }
+
+ private:
+  // Four two-register word permutes cover the 256 entries; bits 6 and 7 of each code
+  // pick among them.
+  SOFTFLOAT_AMX_PACKING_TARGET static void look_up(const std::uint8_t* codes, std::size_t count,
+                                                    const std::uint16_t* table, std::uint16_t* out) {
+    __m512i quarter[8];
+    for (int q = 0; q < 8; ++q) quarter[q] = _mm512_loadu_si512(table + 32 * q);
+    for (std::size_t i = 0; i < count; i += 32) {
+      const __mmask32 valid = count - i >= 32 ? ~__mmask32{0} : (__mmask32{1} << (count - i)) - 1;
+      const __m512i words = _mm512_cvtepu8_epi16(_mm256_maskz_loadu_epi8(valid, codes + i));
+      const __m512i from0 = _mm512_permutex2var_epi16(quarter[0], words, quarter[1]);
+      const __m512i from64 = _mm512_permutex2var_epi16(quarter[2], words, quarter[3]);
+      const __m512i from128 = _mm512_permutex2var_epi16(quarter[4], words, quarter[5]);
+      const __m512i from192 = _mm512_permutex2var_epi16(quarter[6], words, quarter[7]);
+      const __mmask32 bit6 = _mm512_test_epi16_mask(words, _mm512_set1_epi16(64));
+      const __mmask32 bit7 = _mm512_test_epi16_mask(words, _mm512_set1_epi16(128));
+      const __m512i below128 = _mm512_mask_blend_epi16(bit6, from0, from64);
+      const __m512i above128 = _mm512_mask_blend_epi16(bit6, from128, from192);
+      _mm512_mask_storeu_epi16(out + i, valid, _mm512_mask_blend_epi16(bit7, below128, above128));
+    }
+  }
+
+  const CodeMatrix& x_;
+  bool copy_;
+  alignas(64) std::uint16_t table_[256] = {};
+};
+
+// One tile row of B: the pair words of 16 columns, the bf16 of the even step in the
+// low half, of the odd step in the high half.
+SOFTFLOAT_AMX_PACKING_TARGET void store_pair_row(const std::uint16_t* even, const std::uint16_t* odd,
+                                                 std::uint16_t* out) {
+  const __m512i interleave = _mm512_set_epi16(47, 15, 46, 14, 45, 13, 44, 12, 43, 11, 42, 10, 41, 9, 40, 8, 39, 7,
+                                              38, 6, 37, 5, 36, 4, 35, 3, 34, 2, 33, 1, 32, 0);
+  const __m512i evens = _mm512_maskz_loadu_epi16(0xFFFF, even);  // 16 words, zeros above
+  const __m512i odds = _mm512_maskz_loadu_epi16(0xFFFF, odd);
+  _mm512_storeu_si512(out, _mm512_permutex2var_epi16(evens, interleave, odds));
+}
 
 // Rows row0 .. row0 + rows - 1 and depth col0 .. col0 + depth - 1 of A into tiles,
-// rows padded to a multiple of 32, depth to a multiple of 32.
-void pack_a(const CodeMatrix& a, std::size_t row0, std::size_t col0, std::size_t rows, std::size_t depth,
-            std::uint16_t* packed, float* scratch) {
+// rows padded to a multiple of 32 and depth to a multiple of 32 with zeros. `row`
+// holds a padded row of bf16 codes.
+void pack_a(const Bf16Decoder& decoder, std::size_t row0, std::size_t col0, std::size_t rows,
+            std::size_t depth, std::uint16_t* packed, std::uint16_t* row, float* scratch) {
   const std::size_t steps = (depth + kStep - 1) / kStep;
   const std::size_t padded_rows = (rows + kBlock - 1) / kBlock * kBlock;
   for (std::size_t r = 0; r < padded_rows; ++r) {
     std::uint16_t* tile_row = packed + (r / kTileRows) * steps * kTileValues + (r % kTileRows) * kStep;
     if (r < rows) {
-      a.decode_row(row0 + r, col0, depth, scratch);
+      decoder.row(row0 + r, col0, depth, row, scratch);
+      std::fill(row + depth, row + steps * kStep, std::uint16_t{0});
+    } else {
+      std::fill(row, row + steps * kStep, std::uint16_t{0});
     }
-    const std::size_t valid = r < rows ? depth : 0;
-    for (std::size_t s = 0; s < steps; ++s) {
-      std::uint16_t* out = tile_row + s * kTileValues;
-      for (std::size_t p = 0; p < kStep; ++p) {
-        const std::size_t step = s * kStep + p;
-        out[p] = step < valid ? bf16_of(scratch[step]) : 0;
-      }
-    }
+    for (std::size_t s = 0; s < steps; ++s)
+      std::memcpy(tile_row + s * kTileValues, row + s * kStep, kStep * sizeof(std::uint16_t));
   }
 }
 
 // Depth rows row0 .. row0 + depth - 1 and columns col0 .. col0 + columns - 1 of B
-// into pair tiles, columns padded to a multiple of 32, depth to a multiple of 32.
-void pack_b(const CodeMatrix& b, std::size_t row0, std::size_t col0, std::size_t depth, std::size_t columns,
-            std::uint16_t* packed, float* even, float* odd) {
+// into pair tiles, columns padded to a multiple of 32 and depth to a multiple of 32
+// with zeros. `even` and `odd` hold padded rows of bf16 codes.
+void pack_b(const Bf16Decoder& decoder, std::size_t row0, std::size_t col0, std::size_t depth, std::size_t columns,
+            std::uint16_t* packed, std::uint16_t* even, std::uint16_t* odd, float* scratch) {
   const std::size_t steps = (depth + kStep - 1) / kStep;
   const std::size_t padded_columns = (columns + kBlock - 1) / kBlock * kBlock;
-  for (std::size_t t = 0; t < steps * kTileRows; ++t) {
-    const std::size_t s = t / kTileRows, pair = t % kTileRows;
-    const std::size_t p0 = 2 * t, p1 = 2 * t + 1;
-    if (p0 < depth) b.decode_row(row0 + p0, col0, columns, even);
-    if (p1 < depth) b.decode_row(row0 + p1, col0, columns, odd);
-    for (std::size_t j = 0; j < padded_columns; ++j) {
-      std::uint16_t* out = packed + (j / kTileRows) * steps * kTileValues + s * kTileValues + pair * kStep +
-                           2 * (j % kTileRows);
-      const bool column = j < columns;
-      out[0] = column && p0 < depth ? bf16_of(even[j]) : 0;
-      out[1] = column && p1 < depth ? bf16_of(odd[j]) : 0;
+  const auto fill_row = [&](std::size_t p, std::uint16_t* out) {
+    if (p < depth) {
+      decoder.row(row0 + p, col0, columns, out, scratch);
+      std::fill(out + columns, out + padded_columns, std::uint16_t{0});
+    } else {
+      std::fill(out, out + padded_columns, std::uint16_t{0});
     }
+  };
+  for (std::size_t t = 0; t < steps * kTileRows; ++t) {
+    fill_row(2 * t, even);
+    fill_row(2 * t + 1, odd);
+    std::uint16_t* out = packed + (t / kTileRows) * kTileValues + (t % kTileRows) * kStep;
+    for (std::size_t g = 0; g < padded_columns / kTileRows; ++g)
+      store_pair_row(even + g * kTileRows, odd + g * kTileRows, out + g * steps * kTileValues);
   }
 }
 
@@ -137,7 +204,9 @@ void gemm_amx(const CodeMatrix& a, const CodeMatrix& b, float* s, std::size_t ld
   const std::size_t block_rows = std::min(kAmxBlockRows, round_up(m, kBlock));
   const auto packed_b = hwy::AllocateAligned<std::uint16_t>(depth_most * panel_columns);
   const auto packed_a = hwy::AllocateAligned<std::uint16_t>(block_rows * depth_most);
-  std::vector<float> scratch(std::max(depth_most, 2 * panel_columns));
+  const Bf16Decoder a_decoder(a), b_decoder(b);
+  std::vector<std::uint16_t> code_rows(2 * std::max(depth_most, panel_columns));
+  std::vector<float> scratch(std::max(depth_most, panel_columns));
 
   for (std::size_t jc = 0; jc < n; jc += kAmxPanelColumns) {
     const std::size_t columns = std::min(kAmxPanelColumns, n - jc);
@@ -145,10 +214,11 @@ void gemm_amx(const CodeMatrix& a, const CodeMatrix& b, float* s, std::size_t ld
       const std::size_t depth = std::min(kAmxDepth, k - pc);
       const std::size_t steps = (depth + kStep - 1) / kStep;
       const bool continue_sums = pc > 0;
-      pack_b(b, pc, jc, depth, columns, packed_b.get(), scratch.data(), scratch.data() + panel_columns);
+      pack_b(b_decoder, pc, jc, depth, columns, packed_b.get(), code_rows.data(), code_rows.data() + panel_columns,
+             scratch.data());
       for (std::size_t ic = 0; ic < m; ic += kAmxBlockRows) {
         const std::size_t rows = std::min(kAmxBlockRows, m - ic);
-        pack_a(a, ic, pc, rows, depth, packed_a.get(), scratch.data());
+        pack_a(a_decoder, ic, pc, rows, depth, packed_a.get(), code_rows.data(), scratch.data());
         for (std::size_t jr = 0; jr < columns; jr += kBlock) {
           const std::uint16_t* b_block = packed_b.get() + jr * steps * kStep;
           for (std::size_t ir = 0; ir < rows; ir += kBlock) {
