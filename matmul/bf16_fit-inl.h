@@ -22,8 +22,8 @@ namespace softfloat::matmul_detail {
 // What the scan finds, in fp32 exponent fields.
 struct FitFields {
   std::uint32_t not_bf16 = 0;         // nonzero: some finite nonzero value is no bf16 value >= 2^-126
-  std::uint32_t lowest_field = 0xFF;  // min over finite nonzero values
-  std::uint32_t highest_field = 0;    // max over finite nonzero values (0: none)
+  std::uint32_t lowest_field = 0xFF;  // min over finite nonzero values (0xFF: none)
+  std::uint32_t highest_field = 0;    // max over finite nonzero values
 };
 }  // namespace softfloat::matmul_detail
 #endif

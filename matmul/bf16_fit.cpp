@@ -23,7 +23,7 @@ HWY_EXPORT(ScanFit);
 void Bf16Fit::add(const float* values, std::size_t count) {
   const FitFields fields = HWY_DYNAMIC_DISPATCH(ScanFit)(values, count);
   if (fields.not_bf16 != 0) bf16_values = false;
-  if (fields.highest_field == 0) return;  // no finite nonzero value
+  if (fields.lowest_field == 0xFF) return;  // no finite nonzero value
   smallest_quantum = std::min(smallest_quantum, int(fields.lowest_field) - 127 - 7);
   largest_exponent = std::max(largest_exponent, int(fields.highest_field) - 127);
 }
