@@ -20,6 +20,7 @@
 #include <cstddef>
 
 #include "matmul/code_matrix.hpp"
+#include "matmul/loop_nest.hpp"
 
 namespace softfloat::matmul_detail {
 
@@ -44,6 +45,9 @@ bool pairs_are_exact(const Bf16Fit& a, const Bf16Fit& b, std::size_t k);
 // matrix-vector path, and the build compiled them (x86-64 with GCC or Clang).
 bool bf16_dot_supported();
 
+// The loop nest's shape (loop_nest.hpp) of gemm_bf16_dot: 12 x 32 tiles, depth blocks
+// of 384 steps packed as bf16 pairs.
+LoopNestShape gemm_bf16_dot_shape();
 // S = A * B for m, n, k >= 1 by pairs of products; call only when pairs_are_exact()
 // holds for the operands and bf16_dot_supported().
 void gemm_bf16_dot(const CodeMatrix& a, const CodeMatrix& b, float* s, std::size_t lds, std::size_t m,

@@ -1,8 +1,6 @@
-// Cache blocking of the fp32-accumulating GEMM (BLIS / GotoBLAS loop order):
-//   for each panel of kPanelColumns columns of B and C           (jc, "nc")
-//     for each depth block of kDepth rows of B / columns of A     (pc, "kc"): pack B
-//       for each block of kBlockRows rows of A and C              (ic, "mc"): pack A
-//         for each sliver of NR columns, each sliver of MR rows:  the micro-kernel
+// Cache blocking of the fp32-accumulating GEMMs: the block sizes of their loop nest
+// (loop_nest.hpp), panels of kPanelColumns columns ("nc"), depth blocks of kDepth
+// ("kc"; kPairDepth for the pairs kernel) and blocks of kBlockRows rows ("mc").
 // The sizes aim the packed pieces at the cache levels of a current x86 core (32-48 KiB
 // L1, 1-2 MiB L2): one B sliver, kDepth x NR floats (32 KiB for NR = 32), stays in L1
 // while the micro-kernel sweeps the A block; the packed A block, kBlockRows x kDepth

@@ -16,7 +16,7 @@
 namespace softfloat::matmul_detail {
 
 HWY_EXPORT(GemmFp32);
-HWY_EXPORT(GemmKernelShape);
+HWY_EXPORT(GemmFp32Shape);
 
 void gemm_fp32(const CodeMatrix& a, const CodeMatrix& b, float* s, std::size_t lds, std::size_t m, std::size_t n,
                std::size_t k) {
@@ -27,7 +27,7 @@ void gemm_fp32(const CodeMatrix& a, const CodeMatrix& b, float* s, std::size_t l
   HWY_DYNAMIC_DISPATCH(GemmFp32)(a, b, s, lds, m, n, k);
 }
 
-KernelShape gemm_kernel_shape() { return HWY_DYNAMIC_DISPATCH(GemmKernelShape)(); }
+LoopNestShape gemm_fp32_shape() { return HWY_DYNAMIC_DISPATCH(GemmFp32Shape)(); }
 
 }  // namespace softfloat::matmul_detail
 #endif  // HWY_ONCE

@@ -7,6 +7,7 @@
 #include <cstddef>
 
 #include "matmul/code_matrix.hpp"
+#include "matmul/loop_nest.hpp"
 #include "softfloat/format.hpp"
 
 namespace softfloat::matmul_detail {
@@ -23,11 +24,8 @@ void matvec_fp32(const CodeMatrix& a, const CodeMatrix& b, float* s, std::size_t
 void accumulate_exact(const CodeMatrix& a, const CodeMatrix& b, float* s, std::size_t lds, std::size_t m,
                       std::size_t n, std::size_t k, const Format& accumulator);
 
-// The register tile of the dispatched target's micro-kernel, and its name.
-struct KernelShape {
-  std::size_t rows;     // MR
-  std::size_t columns;  // NR
-};
-KernelShape gemm_kernel_shape();
+// The loop nest's shape (register tile, depth block) of gemm_fp32 on the dispatched
+// target.
+LoopNestShape gemm_fp32_shape();
 
 }  // namespace softfloat::matmul_detail

@@ -1,12 +1,55 @@
-// matmul_fast_path_traffic (softfloat/matmul.hpp): the block loops of gemm-inl.h and
-// gemm_bf16_dot.cpp walked without the arithmetic, counting what each level moves.
+// matmul_fast_path_traffic (softfloat/matmul.hpp): the GEMMs' loop nest (loop_nest.hpp)
+// walked with a counter in place of the packer and micro-kernel, so that the count
+// follows the loops that run, block for block and tile for tile.
 #include <algorithm>
+#include <cstdint>
 
-#include "matmul/blocking.hpp"
+#include "matmul/bf16_dot.hpp"
+#include "matmul/loop_nest.hpp"
 #include "matmul/paths.hpp"
 #include "softfloat/matmul.hpp"
 
 namespace softfloat {
+
+namespace {
+
+using matmul_detail::LoopNestShape;
+using matmul_detail::NestBlock;
+using matmul_detail::NestTile;
+
+struct TrafficCounter {
+  const LoopNestShape& shape;
+  Traffic& traffic;
+  std::uint64_t packed_b = 0;  // values of the packed B block in cache
+
+  // Packed values of `extent` rows or columns padded to whole slivers of `sliver`, by
+  // the depth padded as the kernel packs it.
+  std::uint64_t packed(std::size_t extent, std::size_t sliver, std::size_t depth) const {
+    return std::uint64_t(matmul_detail::round_up_to_multiple(extent, sliver)) *
+           matmul_detail::round_up_to_multiple(depth, shape.depth_step);
+  }
+  // A block of B is read once and packed.
+  void pack_b(const NestBlock& block) {
+    traffic.reads += std::uint64_t(block.depth) * block.columns;
+    packed_b = packed(block.columns, shape.tile_columns, block.depth);
+  }
+  // A block of A is read once per B block and packed beside it; with one tile of C in
+  // registers, that is what the fast memory holds.
+  void pack_a(const NestBlock& block) {
+    traffic.reads += std::uint64_t(block.rows) * block.depth;
+    const std::uint64_t fast = packed(block.rows, shape.tile_rows, block.depth) + packed_b +
+                               std::uint64_t(shape.tile_rows) * shape.tile_columns;
+    traffic.peak_fast_words = std::max(traffic.peak_fast_words, fast);
+  }
+  // Each tile of C is loaded unless its sums start from +0, and stored.
+  void tile(const NestBlock& block, const NestTile& tile) {
+    const std::uint64_t words = std::uint64_t(tile.rows) * tile.columns;
+    if (block.continue_sums()) traffic.reads += words;
+    traffic.writes += words;
+  }
+};
+
+}  // namespace
 
 Traffic matmul_fast_path_traffic(std::size_t m, std::size_t n, std::size_t k, bool pairs_of_products) {
   Traffic traffic;
@@ -19,29 +62,10 @@ Traffic matmul_fast_path_traffic(std::size_t m, std::size_t n, std::size_t k, bo
     traffic.peak_fast_words = k + n;
     return traffic;
   }
-  const matmul_detail::KernelShape tile =
-      pairs_of_products ? matmul_detail::KernelShape{matmul_detail::kPairTileRows, matmul_detail::kPairTileColumns}
-                        : matmul_detail::gemm_kernel_shape();
-  const std::size_t depth_block = pairs_of_products ? matmul_detail::kPairDepth : matmul_detail::kDepth;
-  const auto round_up = [](std::size_t x, std::size_t step) { return (x + step - 1) / step * step; };
-  for (std::size_t jc = 0; jc < n; jc += matmul_detail::kPanelColumns) {
-    const std::size_t columns = std::min(matmul_detail::kPanelColumns, n - jc);
-    for (std::size_t pc = 0; pc < k; pc += depth_block) {
-      const std::size_t depth = std::min(depth_block, k - pc);
-      traffic.reads += std::uint64_t(depth) * columns;  // B block, packed once
-      const std::uint64_t packed_b = std::uint64_t(depth) * round_up(columns, tile.columns);
-      for (std::size_t ic = 0; ic < m; ic += matmul_detail::kBlockRows) {
-        const std::size_t rows = std::min(matmul_detail::kBlockRows, m - ic);
-        traffic.reads += std::uint64_t(rows) * depth;  // A block, packed once per B block
-        // The C tiles: reloaded after the first depth block, stored after each.
-        if (pc > 0) traffic.reads += std::uint64_t(rows) * columns;
-        traffic.writes += std::uint64_t(rows) * columns;
-        const std::uint64_t packed_a = std::uint64_t(round_up(rows, tile.rows)) * depth;
-        traffic.peak_fast_words =
-            std::max<std::uint64_t>(traffic.peak_fast_words, packed_a + packed_b + tile.rows * tile.columns);
-      }
-    }
-  }
+  const LoopNestShape shape =
+      pairs_of_products ? matmul_detail::gemm_bf16_dot_shape() : matmul_detail::gemm_fp32_shape();
+  TrafficCounter counter{shape, traffic};
+  matmul_detail::for_each_block(shape, m, n, k, counter);
   return traffic;
 }
 

@@ -74,8 +74,8 @@ void check_paths(std::uint64_t seed) {
 TEST(MatmulEveryTarget, Fp32PathsEqualTheDefinition) {
   const ScopedSummation in_order(MatmulSummation::in_order);
   const auto names = test_targets::for_each_target([](const std::string& name) {
-    const matmul_detail::KernelShape tile = matmul_detail::gemm_kernel_shape();
-    std::printf("target %s: micro-kernel tile %zu x %zu\n", name.c_str(), tile.rows, tile.columns);
+    const matmul_detail::LoopNestShape tile = matmul_detail::gemm_fp32_shape();
+    std::printf("target %s: micro-kernel tile %zu x %zu\n", name.c_str(), tile.tile_rows, tile.tile_columns);
     check_paths<E4M3, E4M3>(1);
     check_paths<BF16, BF16>(2);
     check_paths<E5M2, E4M3>(3);

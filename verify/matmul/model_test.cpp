@@ -2,17 +2,22 @@
 // (the 2x3 by 3x2 example in 24 FLOPs; 128, 64 and 32 slow-memory reads for n = 4 and
 // T = 1, 2, 4; intensity 63.0 and 126.0 for n = 4096, T = 128), the traffic of tiles
 // that do not divide the sizes, counted against a sum written out by hand, and the
-// argument checks; and the fast paths' own blocking counted the same way, against sums
-// worked out by hand for its block sizes (depth 256 or 384, 144 rows, 4096 columns).
+// argument checks; and the fast paths' own loop nest (matmul/loop_nest.hpp) counted
+// the same way, against sums worked out by hand for its block sizes (depth 256 or 384,
+// 144 rows, 4096 columns) and against the closed form over shapes on and off the blocks.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <numeric>
 #include <span>
 #include <stdexcept>
+#include <string>
 #include <vector>
 
+#include "matmul/bf16_dot.hpp"
+#include "matmul/loop_nest.hpp"
 #include "matmul/paths.hpp"
 #include "softfloat/matmul.hpp"
 #include "softfloat/matmul_model.hpp"
@@ -106,9 +111,9 @@ TEST(FastPathTraffic, SquareByTheFmaBlocking) {
   EXPECT_EQ(t.flops, std::uint64_t{1} << 31);
   EXPECT_EQ(t.reads, 5u << 20);
   EXPECT_EQ(t.writes, 4u << 20);
-  const matmul_detail::KernelShape tile = matmul_detail::gemm_kernel_shape();
+  const matmul_detail::LoopNestShape shape = matmul_detail::gemm_fp32_shape();
   // The packed B panel (256 x 1024), the packed A block (144 rows x 256) and a tile.
-  EXPECT_EQ(t.peak_fast_words, 256u * 1024 + 144u * 256 + tile.rows * tile.columns);
+  EXPECT_EQ(t.peak_fast_words, 256u * 1024 + 144u * 256 + shape.tile_rows * shape.tile_columns);
   EXPECT_NEAR(t.intensity(1.0), double(1u << 31) / double(9u << 20), 1e-9);
 }
 
@@ -134,6 +139,51 @@ TEST(FastPathTraffic, MatrixVector) {
   EXPECT_EQ(t.writes, 8192u);
   EXPECT_EQ(t.flops, 2u * 8192 * 4096);
   EXPECT_EQ(matmul_fast_path_traffic(0, 5, 5).reads, 0u);
+}
+
+// The closed form of the nest's traffic, from the block counts alone: B is read once;
+// A once per column panel; C stored after each depth block and reloaded after all but
+// the first; the fast memory at its fullest holds the first packed B block, the first
+// packed A block (both padded to whole slivers, depth padded to the kernel's step) and
+// one tile.
+Traffic closed_form(const matmul_detail::LoopNestShape& s, std::size_t m, std::size_t n, std::size_t k) {
+  using matmul_detail::round_up_to_multiple;
+  const std::uint64_t panels = (n + s.panel_columns - 1) / s.panel_columns;
+  const std::uint64_t depth_blocks = (k + s.depth_block - 1) / s.depth_block;
+  const std::uint64_t mn = std::uint64_t(m) * n;
+  Traffic t;
+  t.flops = matmul_flops(m, n, k);
+  t.reads = std::uint64_t(k) * n + std::uint64_t(m) * k * panels + mn * (depth_blocks - 1);
+  t.writes = mn * depth_blocks;
+  const std::uint64_t depth = round_up_to_multiple(std::min(s.depth_block, k), s.depth_step);
+  t.peak_fast_words = depth * round_up_to_multiple(std::min(s.panel_columns, n), s.tile_columns) +
+                      depth * round_up_to_multiple(std::min(s.block_rows, m), s.tile_rows) +
+                      std::uint64_t(s.tile_rows) * s.tile_columns;
+  return t;
+}
+
+// Both kernels' nests over sizes below, at and just past a tile, a row block (144), a
+// depth block (256, 384) and a column panel (4096).
+TEST(FastPathTraffic, CountsTheClosedFormOnAndOffTheBlocks) {
+  const std::size_t ms[] = {2, 12, 13, 144, 145, 300};
+  const std::size_t ns[] = {1, 31, 32, 4096, 4097, 8200};
+  const std::size_t ks[] = {1, 2, 255, 256, 257, 383, 384, 385, 1024};
+  for (const bool pairs : {false, true}) {
+    const matmul_detail::LoopNestShape shape =
+        pairs ? matmul_detail::gemm_bf16_dot_shape() : matmul_detail::gemm_fp32_shape();
+    for (std::size_t m : ms)
+      for (std::size_t n : ns)
+        for (std::size_t k : ks) {
+          const Traffic t = matmul_fast_path_traffic(m, n, k, pairs);
+          const Traffic expected = closed_form(shape, m, n, k);
+          const std::string what = std::string(pairs ? "pairs " : "fma ") + std::to_string(m) + "x" +
+                                   std::to_string(n) + "x" + std::to_string(k);
+          EXPECT_EQ(t.reads, expected.reads) << what;
+          EXPECT_EQ(t.writes, expected.writes) << what;
+          EXPECT_EQ(t.flops, expected.flops) << what;
+          EXPECT_EQ(t.peak_fast_words, expected.peak_fast_words) << what;
+        }
+  }
 }
 
 }  // namespace
