@@ -1,12 +1,15 @@
-// The tile GEMM (amx_tiles.hpp): A and B decoded to bf16 once per block into the
-// layout TDPBF16PS reads, 32 x 32 blocks of C in four fp32 tiles.
+// The tile GEMM (amx_gemm.hpp): the loop nest of loop_nest.hpp over A and B decoded
+// to bf16 once per block into the layout TDPBF16PS reads, and a micro-kernel holding a
+// 32 x 32 block of C in four fp32 tiles.
 //
-// Packed layouts, in 1 KiB tiles of 16 rows of 64 bytes, each block of 32 depth steps:
-//   A: per 16 rows of A and depth block s, the tile of those rows' bf16 values of
-//      steps 32 s .. 32 s + 31 (row r: 32 values in k order);
-//   B: per 16 columns and depth block s, the tile whose row t holds, for each of the
-//      16 columns, the bf16 values of steps 32 s + 2t and 32 s + 2t + 1 side by side
-//      (the pairs of vdpbf16ps).
+// Packed layouts, in 1 KiB tiles of 16 rows of 64 bytes, one tile per 32 depth steps
+// (a step s of the block):
+//   A sliver (32 rows): for its first 16 rows, then its last 16, the tiles of steps
+//      0, 1, ...; row r of a tile holds row r's bf16 values of depth 32 s .. 32 s + 31.
+//   B sliver (32 columns): for its first 16 columns, then its last 16, the tiles of
+//      steps 0, 1, ...; row t of a tile holds, for each of the 16 columns, the bf16
+//      values of depth 32 s + 2t and 32 s + 2t + 1 side by side (the pairs of
+//      vdpbf16ps).
 // Zeros pad rows, columns and depth to whole tiles; 0 * 0 adds nothing (the padded
 // rows and columns of C are never stored).
 //
@@ -23,12 +26,20 @@
 #include <cstring>
 #include <vector>
 
-#include "hwy/aligned_allocator.h"
 #include "matmul/amx_gemm.hpp"
 #include "matmul/amx_tiles.hpp"
 #include "softfloat/named_formats.hpp"
 
 namespace softfloat::matmul_detail {
+
+LoopNestShape gemm_amx_shape() {
+  LoopNestShape shape{2 * kTileRows, 2 * kTileRows, 256};
+  shape.depth_step = 32;      // one tile row of bf16 values
+  shape.values_per_word = 2;  // one pair per word
+  shape.block_rows = 128;
+  shape.panel_columns = 1024;
+  return shape;
+}
 
 #if SOFTFLOAT_HAVE_AMX
 namespace {
@@ -104,137 +115,109 @@ SOFTFLOAT_AMX_PACKING_TARGET void store_pair_row(const std::uint16_t* even, cons
   _mm512_storeu_si512(out, _mm512_permutex2var_epi16(evens, interleave, odds));
 }
 
-// Rows row0 .. row0 + rows - 1 and depth col0 .. col0 + depth - 1 of A into tiles,
-// rows padded to a multiple of 32 and depth to a multiple of 32 with zeros. `row`
-// holds a padded row of bf16 codes.
-void pack_a(const Bf16Decoder& decoder, std::size_t row0, std::size_t col0, std::size_t rows,
-            std::size_t depth, std::uint16_t* packed, std::uint16_t* row, float* scratch) {
-  const std::size_t steps = (depth + kStep - 1) / kStep;
-  const std::size_t padded_rows = (rows + kBlock - 1) / kBlock * kBlock;
-  for (std::size_t r = 0; r < padded_rows; ++r) {
-    std::uint16_t* tile_row = packed + (r / kTileRows) * steps * kTileValues + (r % kTileRows) * kStep;
-    if (r < rows) {
-      decoder.row(row0 + r, col0, depth, row, scratch);
-      std::fill(row + depth, row + steps * kStep, std::uint16_t{0});
-    } else {
-      std::fill(row, row + steps * kStep, std::uint16_t{0});
-    }
-    for (std::size_t s = 0; s < steps; ++s)
-      std::memcpy(tile_row + s * kTileValues, row + s * kStep, kStep * sizeof(std::uint16_t));
-  }
-}
+// The packer of loop_nest.hpp for the layouts above; words are bf16 pairs.
+class TilePacker {
+ public:
+  using Word = std::uint32_t;
+  TilePacker(const CodeMatrix& a, const CodeMatrix& b, const LoopNestShape& shape, std::size_t n, std::size_t k)
+      : a_(a), b_(b), rows_(2 * std::max(shape.packed_depth(std::min(k, shape.depth_block)) * 2,
+                                        std::min(shape.panel_columns, round_up_to_multiple(n, kBlock)))),
+        scratch_(rows_.size()) {}
 
-// Depth rows row0 .. row0 + depth - 1 and columns col0 .. col0 + columns - 1 of B
-// into pair tiles, columns padded to a multiple of 32 and depth to a multiple of 32
-// with zeros. `even` and `odd` hold padded rows of bf16 codes.
-void pack_b(const Bf16Decoder& decoder, std::size_t row0, std::size_t col0, std::size_t depth, std::size_t columns,
-            std::uint16_t* packed, std::uint16_t* even, std::uint16_t* odd, float* scratch) {
-  const std::size_t steps = (depth + kStep - 1) / kStep;
-  const std::size_t padded_columns = (columns + kBlock - 1) / kBlock * kBlock;
-  const auto fill_row = [&](std::size_t p, std::uint16_t* out) {
-    if (p < depth) {
-      decoder.row(row0 + p, col0, columns, out, scratch);
-      std::fill(out + columns, out + padded_columns, std::uint16_t{0});
-    } else {
-      std::fill(out, out + padded_columns, std::uint16_t{0});
+  void pack_a(const NestBlock& block, Word* packed) {
+    std::uint16_t* tiles = reinterpret_cast<std::uint16_t*>(packed);
+    const std::size_t steps = steps_of(block.depth);
+    std::uint16_t* row = rows_.data();
+    for (std::size_t r = 0; r < round_up_to_multiple(block.rows, kBlock); ++r) {
+      std::uint16_t* tile_row = tiles + (r / kTileRows) * steps * kTileValues + (r % kTileRows) * kStep;
+      std::size_t valid = 0;
+      if (r < block.rows) {
+        a_.row(block.row0 + r, block.depth0, block.depth, row, scratch_.data());
+        valid = block.depth;
+      }
+      std::fill(row + valid, row + steps * kStep, std::uint16_t{0});
+      for (std::size_t s = 0; s < steps; ++s)
+        std::memcpy(tile_row + s * kTileValues, row + s * kStep, kStep * sizeof(std::uint16_t));
     }
-  };
-  for (std::size_t t = 0; t < steps * kTileRows; ++t) {
-    fill_row(2 * t, even);
-    fill_row(2 * t + 1, odd);
-    std::uint16_t* out = packed + (t / kTileRows) * kTileValues + (t % kTileRows) * kStep;
-    for (std::size_t g = 0; g < padded_columns / kTileRows; ++g)
-      store_pair_row(even + g * kTileRows, odd + g * kTileRows, out + g * steps * kTileValues);
   }
-}
+
+  void pack_b(const NestBlock& block, Word* packed) {
+    std::uint16_t* tiles = reinterpret_cast<std::uint16_t*>(packed);
+    const std::size_t steps = steps_of(block.depth);
+    const std::size_t columns = round_up_to_multiple(block.columns, kBlock);
+    std::uint16_t *even = rows_.data(), *odd = rows_.data() + columns;
+    const auto fill_row = [&](std::size_t p, std::uint16_t* out) {
+      std::size_t valid = 0;
+      if (p < block.depth) {
+        b_.row(block.depth0 + p, block.column0, block.columns, out, scratch_.data());
+        valid = block.columns;
+      }
+      std::fill(out + valid, out + columns, std::uint16_t{0});
+    };
+    for (std::size_t t = 0; t < steps * kTileRows; ++t) {
+      fill_row(2 * t, even);
+      fill_row(2 * t + 1, odd);
+      std::uint16_t* out = tiles + (t / kTileRows) * kTileValues + (t % kTileRows) * kStep;
+      for (std::size_t g = 0; g < columns / kTileRows; ++g)
+        store_pair_row(even + g * kTileRows, odd + g * kTileRows, out + g * steps * kTileValues);
+    }
+  }
+
+ private:
+  static std::size_t steps_of(std::size_t depth) { return round_up_to_multiple(depth, kStep) / kStep; }
+  Bf16Decoder a_, b_;
+  std::vector<std::uint16_t> rows_;  // a padded row of A, or two of B
+  std::vector<float> scratch_;
+};
 
 // The 32 x 32 block of C at c (row stride ldc): continue_sums ? c : +0, then each
-// depth block's tile products. a: the two row tiles' runs of `steps` tiles; b: the
-// two column tiles' runs.
-SOFTFLOAT_AMX_TARGET void micro_kernel(std::size_t steps, const std::uint16_t* a, const std::uint16_t* b, float* c,
-                                       std::size_t ldc, bool continue_sums) {
-  const std::size_t stride = ldc * sizeof(float);
-  if (continue_sums) {
-    _tile_loadd(0, c, stride);
-    _tile_loadd(1, c + kTileRows, stride);
-    _tile_loadd(2, c + kTileRows * ldc, stride);
-    _tile_loadd(3, c + kTileRows * ldc + kTileRows, stride);
-  } else {
-    _tile_zero(0);
-    _tile_zero(1);
-    _tile_zero(2);
-    _tile_zero(3);
+// depth step's tile products. a and b: the slivers, words = 16 per step and row.
+struct TileMicroKernel {
+  SOFTFLOAT_AMX_TARGET void operator()(std::size_t words, const std::uint32_t* a_words,
+                                       const std::uint32_t* b_words, float* c, std::size_t ldc,
+                                       bool continue_sums) const {
+    const std::size_t steps = words * 2 / kStep;
+    const auto* a = reinterpret_cast<const std::uint16_t*>(a_words);
+    const auto* b = reinterpret_cast<const std::uint16_t*>(b_words);
+    const std::size_t stride = ldc * sizeof(float);
+    if (continue_sums) {
+      _tile_loadd(0, c, stride);
+      _tile_loadd(1, c + kTileRows, stride);
+      _tile_loadd(2, c + kTileRows * ldc, stride);
+      _tile_loadd(3, c + kTileRows * ldc + kTileRows, stride);
+    } else {
+      _tile_zero(0);
+      _tile_zero(1);
+      _tile_zero(2);
+      _tile_zero(3);
+    }
+    const std::uint16_t* a1 = a + steps * kTileValues;  // the sliver's last 16 rows
+    const std::uint16_t* b1 = b + steps * kTileValues;  // and last 16 columns
+    for (std::size_t s = 0; s < steps; ++s) {
+      _tile_loadd(4, a + s * kTileValues, kTileRowBytes);
+      _tile_loadd(5, a1 + s * kTileValues, kTileRowBytes);
+      _tile_loadd(6, b + s * kTileValues, kTileRowBytes);
+      _tile_loadd(7, b1 + s * kTileValues, kTileRowBytes);
+      _tile_dpbf16ps(0, 4, 6);
+      _tile_dpbf16ps(1, 4, 7);
+      _tile_dpbf16ps(2, 5, 6);
+      _tile_dpbf16ps(3, 5, 7);
+    }
+    _tile_stored(0, c, stride);
+    _tile_stored(1, c + kTileRows, stride);
+    _tile_stored(2, c + kTileRows * ldc, stride);
+    _tile_stored(3, c + kTileRows * ldc + kTileRows, stride);
   }
-  const std::uint16_t* a1 = a + steps * kTileValues;
-  const std::uint16_t* b1 = b + steps * kTileValues;
-  for (std::size_t s = 0; s < steps; ++s) {
-    _tile_loadd(4, a + s * kTileValues, kTileRowBytes);
-    _tile_loadd(5, a1 + s * kTileValues, kTileRowBytes);
-    _tile_loadd(6, b + s * kTileValues, kTileRowBytes);
-    _tile_loadd(7, b1 + s * kTileValues, kTileRowBytes);
-    _tile_dpbf16ps(0, 4, 6);
-    _tile_dpbf16ps(1, 4, 7);
-    _tile_dpbf16ps(2, 5, 6);
-    _tile_dpbf16ps(3, 5, 7);
-  }
-  _tile_stored(0, c, stride);
-  _tile_stored(1, c + kTileRows, stride);
-  _tile_stored(2, c + kTileRows * ldc, stride);
-  _tile_stored(3, c + kTileRows * ldc + kTileRows, stride);
-}
-
-// A block cut by the edge of C, through a full block on the stack.
-void edge_block(std::size_t steps, const std::uint16_t* a, const std::uint16_t* b, float* c, std::size_t ldc,
-                std::size_t rows, std::size_t columns, bool continue_sums) {
-  alignas(64) float block[kBlock * kBlock] = {};
-  if (continue_sums)
-    for (std::size_t r = 0; r < rows; ++r) std::memcpy(block + r * kBlock, c + r * ldc, columns * sizeof(float));
-  micro_kernel(steps, a, b, block, kBlock, continue_sums);
-  for (std::size_t r = 0; r < rows; ++r) std::memcpy(c + r * ldc, block + r * kBlock, columns * sizeof(float));
-}
+};
 
 }  // namespace
 
 void gemm_amx(const CodeMatrix& a, const CodeMatrix& b, float* s, std::size_t lds, std::size_t m, std::size_t n,
               std::size_t k) {
   const TileSession session;
-  const auto round_up = [](std::size_t x, std::size_t step) { return (x + step - 1) / step * step; };
-  const std::size_t panel_columns = std::min(kAmxPanelColumns, round_up(n, kBlock));
-  const std::size_t depth_most = std::min(kAmxDepth, round_up(k, kStep));
-  const std::size_t block_rows = std::min(kAmxBlockRows, round_up(m, kBlock));
-  const auto packed_b = hwy::AllocateAligned<std::uint16_t>(depth_most * panel_columns);
-  const auto packed_a = hwy::AllocateAligned<std::uint16_t>(block_rows * depth_most);
-  const Bf16Decoder a_decoder(a), b_decoder(b);
-  std::vector<std::uint16_t> code_rows(2 * std::max(depth_most, panel_columns));
-  std::vector<float> scratch(std::max(depth_most, panel_columns));
-
-  for (std::size_t jc = 0; jc < n; jc += kAmxPanelColumns) {
-    const std::size_t columns = std::min(kAmxPanelColumns, n - jc);
-    for (std::size_t pc = 0; pc < k; pc += kAmxDepth) {
-      const std::size_t depth = std::min(kAmxDepth, k - pc);
-      const std::size_t steps = (depth + kStep - 1) / kStep;
-      const bool continue_sums = pc > 0;
-      pack_b(b_decoder, pc, jc, depth, columns, packed_b.get(), code_rows.data(), code_rows.data() + panel_columns,
-             scratch.data());
-      for (std::size_t ic = 0; ic < m; ic += kAmxBlockRows) {
-        const std::size_t rows = std::min(kAmxBlockRows, m - ic);
-        pack_a(a_decoder, ic, pc, rows, depth, packed_a.get(), code_rows.data(), scratch.data());
-        for (std::size_t jr = 0; jr < columns; jr += kBlock) {
-          const std::uint16_t* b_block = packed_b.get() + jr * steps * kStep;
-          for (std::size_t ir = 0; ir < rows; ir += kBlock) {
-            const std::uint16_t* a_block = packed_a.get() + ir * steps * kStep;
-            float* block = s + (ic + ir) * lds + jc + jr;
-            if (ir + kBlock <= rows && jr + kBlock <= columns) {
-              micro_kernel(steps, a_block, b_block, block, lds, continue_sums);
-            } else {
-              edge_block(steps, a_block, b_block, block, lds, std::min(kBlock, rows - ir),
-                         std::min(kBlock, columns - jr), continue_sums);
-            }
-          }
-        }
-      }
-    }
-  }
+  const LoopNestShape shape = gemm_amx_shape();
+  TilePacker packer(a, b, shape, n, k);
+  run_loop_nest(shape, packer, TileMicroKernel(), s, lds, m, n, k);
 }
 
 #else  // no AMX in this build: amx_usable() is false and this is never called

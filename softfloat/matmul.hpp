@@ -122,9 +122,12 @@ concept MatmulCode =
 // loops run on one thread, in the terms of the counted models (matmul_model.hpp): words
 // read from and written to main memory (codes of A and B, and C's fp32 running sums,
 // which the blocked GEMM stores and reloads between depth blocks), FLOPs (2 m n k), and
-// the most words its packed blocks hold in cache at once. `pairs_of_products` picks
-// the blocking of the vdpbf16ps GEMM instead of the FMA GEMM's; m = 1 counts the
-// matrix-vector loop, which reads x and B once and keeps y in cache.
+// the most words its packed blocks hold in cache at once, for the blocking of `kernel`
+// (fma gemm, vdpbf16ps pairs gemm or amx tiles gemm; any other kernel throws
+// std::invalid_argument); m = 1 counts the matrix-vector loop, which reads x and B once
+// and keeps y in cache. `pairs_of_products` picks the vdpbf16ps GEMM instead of the
+// FMA GEMM's.
+Traffic matmul_fast_path_traffic(std::size_t m, std::size_t n, std::size_t k, MatmulKernel kernel);
 Traffic matmul_fast_path_traffic(std::size_t m, std::size_t n, std::size_t k, bool pairs_of_products = false);
 
 namespace detail {

@@ -89,7 +89,7 @@ void square_matmul(benchmark::State& state) {
   set_gflops(state, double(n), double(n), double(n));
   const MatmulKernel kernel = matmul_path(F::format, F::format, n, n, n, binary32_format, setting.summation);
   state.counters["flops_per_word"] =
-      matmul_fast_path_traffic(n, n, n, kernel == MatmulKernel::pairs_gemm).intensity(1.0);
+      matmul_fast_path_traffic(n, n, n, kernel).intensity(1.0);
 }
 void square_sizes(benchmark::internal::Benchmark* b) {
   b->ArgNames({"n", "threads", "summation"});
