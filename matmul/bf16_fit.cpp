@@ -1,6 +1,15 @@
 // The rule of bf16_dot.hpp: which operands the pairs-of-products paths sum exactly as
 // the in-order chain does, up to the order within each pair.
-#include <bit>
+// Highway compiles this file once per target, re-including bf16_fit-inl.h each time.
+#undef HWY_TARGET_INCLUDE
+#define HWY_TARGET_INCLUDE "matmul/bf16_fit-inl.h"
+#include <hwy/foreach_target.h>  // IWYU pragma: keep
+#include <hwy/highway.h>
+
+#include "matmul/bf16_fit-inl.h"
+
+#if HWY_ONCE
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <vector>
@@ -9,22 +18,14 @@
 
 namespace softfloat::matmul_detail {
 
+HWY_EXPORT(ScanFit);
+
 void Bf16Fit::add(const float* values, std::size_t count) {
-  for (std::size_t i = 0; i < count; ++i) {
-    const std::uint32_t bits = std::bit_cast<std::uint32_t>(values[i]);
-    const std::uint32_t exponent_field = (bits >> 23) & 0xFF;
-    if (exponent_field == 0xFF) continue;  // infinities and NaNs: outside the rule
-    if ((bits & 0x7FFFFFFF) == 0) continue;
-    // A subnormal fp32 value, or one with more than 8 significant bits, is not read
-    // exactly by the instruction.
-    if (exponent_field == 0 || (bits & 0xFFFF) != 0) {
-      bf16_values = false;
-      continue;
-    }
-    const int exponent = int(exponent_field) - 127;
-    if (exponent - 7 < smallest_quantum) smallest_quantum = exponent - 7;
-    if (exponent > largest_exponent) largest_exponent = exponent;
-  }
+  const FitFields fields = HWY_DYNAMIC_DISPATCH(ScanFit)(values, count);
+  if (fields.not_bf16 != 0) bf16_values = false;
+  if (fields.lowest_field == 0xFF) return;  // no finite nonzero value
+  smallest_quantum = std::min(smallest_quantum, int(fields.lowest_field) - 127 - 7);
+  largest_exponent = std::max(largest_exponent, int(fields.highest_field) - 127);
 }
 
 Bf16Fit operand_fit(const CodeMatrix& x, std::size_t rows, std::size_t columns) {
@@ -58,3 +59,4 @@ bool pairs_are_exact(const Bf16Fit& a, const Bf16Fit& b, std::size_t k) {
 }
 
 }  // namespace softfloat::matmul_detail
+#endif  // HWY_ONCE

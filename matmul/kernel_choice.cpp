@@ -1,8 +1,9 @@
 // The choice of kernel (kernel_choice.hpp): the accumulator, then the shape, then
-// whether the summation asks for pairs of products (fastest asks the CPU's table),
-// then whether the CPU and the operands allow them.
+// whether the summation asks for tiles or pairs of products (fastest asks the CPU's
+// table), then whether the CPU, the system and the operands allow them.
 #include "matmul/kernel_choice.hpp"
 
+#include "matmul/amx_tiles.hpp"
 #include "matmul/bf16_dot.hpp"
 #include "matmul/kernel_table.hpp"
 
@@ -12,12 +13,25 @@ namespace {
 
 bool pairs_wanted(MatmulSummation summation, bool matvec) {
   switch (summation) {
-    case MatmulSummation::in_order: return false;
+    case MatmulSummation::in_order:
+    case MatmulSummation::tiles: return false;
     case MatmulSummation::pairs: return true;
     case MatmulSummation::fastest: break;
   }
   const FastestKernels fastest = fastest_kernels(this_cpu());
   return matvec ? fastest.pairs_matvec : fastest.pairs_gemm;
+}
+
+// Tiles serve the GEMM only: a single row would fill one row of each 16-row tile.
+bool tiles_wanted(MatmulSummation summation, bool matvec) {
+  if (matvec) return false;
+  switch (summation) {
+    case MatmulSummation::in_order:
+    case MatmulSummation::pairs: return false;
+    case MatmulSummation::tiles: return true;
+    case MatmulSummation::fastest: break;
+  }
+  return fastest_kernels(this_cpu()).tiles_gemm;
 }
 
 }  // namespace
@@ -28,12 +42,16 @@ MatmulKernel choose_kernel(const CodeMatrix& a, const CodeMatrix& b, std::size_t
   if (!(accumulator == binary32_format)) return MatmulKernel::scalar_accumulator;
   const bool matvec = m == 1;
   const MatmulKernel fma = matvec ? MatmulKernel::fma_matvec : MatmulKernel::fma_gemm;
+  const bool tiles = k > 0 && tiles_wanted(summation, matvec) && amx_usable();
   // The matrix-vector pairs loop decodes B by byte tables, so it reads one-byte codes only.
-  if (k == 0 || !pairs_wanted(summation, matvec) || !bf16_dot_supported() || (matvec && b.code_bytes() != 1))
-    return fma;
+  const bool pairs = k > 0 && pairs_wanted(summation, matvec) && bf16_dot_supported() &&
+                     !(matvec && b.code_bytes() != 1);
+  if (!tiles && !pairs) return fma;
+  // The tiles add by pairs of products too, under the same rule.
   const Bf16Fit a_fit = operand_fit(a, look_at_values ? m : 0, look_at_values ? k : 0);
   const Bf16Fit b_fit = operand_fit(b, look_at_values ? k : 0, look_at_values ? n : 0);
   if (!pairs_are_exact(a_fit, b_fit, k)) return fma;
+  if (tiles) return MatmulKernel::tiles_gemm;
   if (!matvec) return MatmulKernel::pairs_gemm;
   float table[256];
   b.decode_table(table);

@@ -5,6 +5,7 @@
 
 #include <cstring>
 
+#include "matmul/amx_tiles.hpp"
 #include "matmul/bf16_dot.hpp"
 
 #if defined(__x86_64__) || defined(__i386__)
@@ -29,10 +30,11 @@ struct KernelRule {
 constexpr KernelRule kKernelRules[] = {
     // Intel Xeon, Sapphire Rapids (model 143) and Emerald Rapids (207): vdpbf16ps has
     // no throughput over FMA. GEMM: sgemm 161, E4M3 pairs 100 / FMA 156, BF16 pairs 85
-    // / FMA 151. Matrix-vector: the byte-table decoding into pairs reads a quarter of
-    // fp32's bytes and beats the FMA loop's integer decoding (pairs 2.6x sgemv).
-    {"GenuineIntel", 6, 143, {.pairs_gemm = false, .pairs_matvec = true}},
-    {"GenuineIntel", 6, 207, {.pairs_gemm = false, .pairs_matvec = true}},
+    // / FMA 151; AMX tiles AMX_NUMBERS. Matrix-vector: the byte-table decoding into
+    // pairs reads a quarter of fp32's bytes and beats the FMA loop's integer decoding
+    // (pairs 2.6x sgemv).
+    {"GenuineIntel", 6, 143, {.pairs_gemm = false, .pairs_matvec = true, .tiles_gemm = true}},
+    {"GenuineIntel", 6, 207, {.pairs_gemm = false, .pairs_matvec = true, .tiles_gemm = true}},
     // AMD EPYC Zen 4: vdpbf16ps does twice FMA's products per cycle. GEMM: sgemm 104,
     // E4M3 pairs 337 / FMA 176, BF16 pairs 251 / FMA 174. Matrix-vector: pairs 3.38x
     // sgemv, FMA 0.85x.
@@ -46,6 +48,7 @@ constexpr KernelRule kKernelRules[] = {
 CpuIdentity read_cpu() {
   CpuIdentity cpu;
   cpu.bf16_dot = bf16_dot_supported();
+  cpu.amx = amx_usable();
 #if defined(__x86_64__) || defined(__i386__)
   unsigned eax = 0, ebx = 0, ecx = 0, edx = 0;
   if (__get_cpuid(0, &eax, &ebx, &ecx, &edx) == 0) return cpu;
@@ -70,10 +73,11 @@ const CpuIdentity& this_cpu() {
 }
 
 FastestKernels fastest_kernels(const CpuIdentity& cpu) {
-  if (!cpu.bf16_dot) return {};
   for (const KernelRule& rule : kKernelRules)
     if (cpu.vendor == rule.vendor && cpu.family == rule.family && (rule.model == kAnyModel || cpu.model == rule.model))
-      return rule.kernels;
+      return {.pairs_gemm = rule.kernels.pairs_gemm && cpu.bf16_dot,
+              .pairs_matvec = rule.kernels.pairs_matvec && cpu.bf16_dot,
+              .tiles_gemm = rule.kernels.tiles_gemm && cpu.amx};
   return {};
 }
 

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "matmul/amx_gemm.hpp"
 #include "matmul/bf16_dot.hpp"
 #include "matmul/code_matrix.hpp"
 #include "matmul/column_parts.hpp"
@@ -82,9 +83,9 @@ std::atomic<MatmulSummation> summation_setting{MatmulSummation::fastest};
 
 void check_summation(MatmulSummation summation, const char* where) {
   if (summation != MatmulSummation::fastest && summation != MatmulSummation::in_order &&
-      summation != MatmulSummation::pairs)
+      summation != MatmulSummation::pairs && summation != MatmulSummation::tiles)
     fail(std::string(where) + "unknown summation " + std::to_string(int(summation)) +
-         " (fastest, in_order or pairs)");
+         " (fastest, in_order, pairs or tiles)");
 }
 
 // S into s (row stride lds) by the kernel that the accumulator, the shape, the
@@ -102,6 +103,7 @@ void compute_sum(const matmul_detail::CodeMatrix& a, const matmul_detail::CodeMa
       case MatmulKernel::pairs_matvec:
         return md::matvec_fp32(a, part, s + begin, end - begin, k, kernel == MatmulKernel::pairs_matvec);
       case MatmulKernel::pairs_gemm: return md::gemm_bf16_dot(a, part, s + begin, lds, m, end - begin, k);
+      case MatmulKernel::tiles_gemm: return md::gemm_amx(a, part, s + begin, lds, m, end - begin, k);
       default: return md::gemm_fp32(a, part, s + begin, lds, m, end - begin, k);
     }
   });
@@ -140,6 +142,7 @@ std::string_view matmul_kernel_name(MatmulKernel kernel) {
     case MatmulKernel::pairs_gemm: return "vdpbf16ps pairs gemm";
     case MatmulKernel::fma_matvec: return "fma matvec";
     case MatmulKernel::pairs_matvec: return "vdpbf16ps pairs matvec";
+    case MatmulKernel::tiles_gemm: return "amx tiles gemm";
     case MatmulKernel::scalar_accumulator: return "scalar accumulator";
   }
   fail("matmul_kernel_name: unknown kernel " + std::to_string(int(kernel)));

@@ -3,7 +3,10 @@
 // follows the loops that run, block for block and tile for tile.
 #include <algorithm>
 #include <cstdint>
+#include <stdexcept>
+#include <string>
 
+#include "matmul/amx_gemm.hpp"
 #include "matmul/bf16_dot.hpp"
 #include "matmul/loop_nest.hpp"
 #include "matmul/paths.hpp"
@@ -51,7 +54,12 @@ struct TrafficCounter {
 
 }  // namespace
 
-Traffic matmul_fast_path_traffic(std::size_t m, std::size_t n, std::size_t k, bool pairs_of_products) {
+Traffic matmul_fast_path_traffic(std::size_t m, std::size_t n, std::size_t k, MatmulKernel kernel) {
+  namespace md = matmul_detail;
+  if (kernel != MatmulKernel::fma_gemm && kernel != MatmulKernel::pairs_gemm && kernel != MatmulKernel::tiles_gemm &&
+      kernel != MatmulKernel::fma_matvec && kernel != MatmulKernel::pairs_matvec)
+    throw std::invalid_argument("softfloat::matmul_fast_path_traffic: the " +
+                                std::string(matmul_kernel_name(kernel)) + " kernel has no blocking to count");
   Traffic traffic;
   traffic.flops = matmul_flops(m, n, k);
   if (m == 0 || n == 0 || k == 0) return traffic;
@@ -62,11 +70,16 @@ Traffic matmul_fast_path_traffic(std::size_t m, std::size_t n, std::size_t k, bo
     traffic.peak_fast_words = k + n;
     return traffic;
   }
-  const LoopNestShape shape =
-      pairs_of_products ? matmul_detail::gemm_bf16_dot_shape() : matmul_detail::gemm_fp32_shape();
+  const LoopNestShape shape = kernel == MatmulKernel::pairs_gemm   ? md::gemm_bf16_dot_shape()
+                              : kernel == MatmulKernel::tiles_gemm ? md::gemm_amx_shape()
+                                                                   : md::gemm_fp32_shape();
   TrafficCounter counter{shape, traffic};
-  matmul_detail::for_each_block(shape, m, n, k, counter);
+  md::for_each_block(shape, m, n, k, counter);
   return traffic;
+}
+
+Traffic matmul_fast_path_traffic(std::size_t m, std::size_t n, std::size_t k, bool pairs_of_products) {
+  return matmul_fast_path_traffic(m, n, k, pairs_of_products ? MatmulKernel::pairs_gemm : MatmulKernel::fma_gemm);
 }
 
 }  // namespace softfloat

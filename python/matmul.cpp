@@ -76,14 +76,16 @@ MatmulSummation read_summation(const std::string& name, const char* where) {
   if (name == "fastest") return MatmulSummation::fastest;
   if (name == "in_order") return MatmulSummation::in_order;
   if (name == "pairs") return MatmulSummation::pairs;
+  if (name == "tiles") return MatmulSummation::tiles;
   throw py::value_error(std::string("softfloat.") + where + ": unknown summation '" + name +
-                        "' (accepted: fastest, in_order, pairs)");
+                        "' (accepted: fastest, in_order, pairs, tiles)");
 }
 
 std::string summation_name(MatmulSummation summation) {
   switch (summation) {
     case MatmulSummation::in_order: return "in_order";
     case MatmulSummation::pairs: return "pairs";
+    case MatmulSummation::tiles: return "tiles";
     default: return "fastest";
   }
 }
@@ -146,9 +148,11 @@ void register_matmul(py::module_& module) {
       "summation"_a,
       R"(The default summation order of matmul's fp32 accumulator, process-wide, for calls
 that pass no summation=: "fastest" (the initial default: the kernel that a table keyed
-by the CPU's cpuid names as fastest on it, the fp32 FMA chain or vdpbf16ps pairs of
-products), "in_order" (the reproducible fp32 FMA chain in k order) or "pairs" (pairs of
-products by vdpbf16ps wherever the CPU has it and they are exact, else the chain).)");
+by the CPU's cpuid names as fastest on it, the fp32 FMA chain, vdpbf16ps pairs of
+products or AMX tiles), "in_order" (the reproducible fp32 FMA chain in k order), "pairs"
+(pairs of products by vdpbf16ps wherever the CPU has it and they are exact, else the
+chain) or "tiles" (AMX TDPBF16PS for products of more than one row wherever the CPU and
+system allow the tiles and the pairs rule holds, else the chain).)");
   module.def(
       "matmul_summation", [] { return summation_name(matmul_summation()); },
       "The current default summation order of matmul's fp32 accumulator.");
@@ -160,7 +164,7 @@ The products of the decoded values are summed in k order in the accumulator form
 (a format spec: "fp32", the default, runs a chain of fp32 fused multiply-adds; "bf16",
 "fp16", ... round every step to that format), and C is returned as float32 (m x n).
 summation (keyword only) is the order of the fp32 accumulator's sums for this call:
-"fastest", "in_order" or "pairs" (see set_matmul_summation); None, the default, takes
+"fastest", "in_order", "pairs" or "tiles" (see set_matmul_summation); None, the default, takes
 the process-wide setting. It is this call's alone, so threads may use different ones.
 Codes are uint8, uint16 or uint32 (as quantize returns them), one per element; packed
 4- and 6-bit arrays must be unpacked first (unpack_codes).)");
@@ -168,8 +172,9 @@ Codes are uint8, uint16 or uint32 (as quantize returns them), one per element; p
              "summation"_a = py::none(),
              R"(The kernel that matmul takes on this CPU for these formats, shape (m x k times k x n),
 accumulator and summation (None: the process-wide setting): "fma gemm", "vdpbf16ps pairs
-gemm", "fma matvec", "vdpbf16ps pairs matvec", "scalar accumulator" or "none" (m or n
-is 0). For bf16 operands the pairs kernels also need the values to fit their rule,
+gemm", "amx tiles gemm", "fma matvec", "vdpbf16ps pairs matvec", "scalar accumulator" or
+"none" (m or n is 0). For bf16 operands the pairs and tile kernels also need the values
+to fit their rule,
 which this does not see: it answers for values that fit.)");
 }
 

@@ -46,11 +46,22 @@
 //     do (the call looks at them: tiny or huge BF16 values keep the in-order chain).
 //     Infinities and NaNs keep their IEEE meaning either way (a NaN may carry another
 //     payload).
-//   Acc = FP32, summation MatmulSummation::fastest (the default): in_order or pairs,
-//     per shape (GEMM or matrix-vector), as the table of softfloat/matmul_path.hpp
-//     says for this CPU: pairs only where vdpbf16ps is measured faster than FMA (AMD
-//     Zen 4 and 5), the in-order chain elsewhere (Intel Sapphire Rapids' GEMM, and
-//     every CPU the table does not name). The table is keyed by cpuid alone, never by a
+//   Acc = FP32, summation MatmulSummation::tiles (GEMM shapes, m > 1): the in-order
+//     chain, except where the CPU has AMX tiles (AMX-TILE and AMX-BF16, Intel Xeon
+//     from Sapphire Rapids on), the system lets the process use them, and the pairs
+//     rule below holds: then TDPBF16PS computes, for each block of 32 depth steps
+//     p = 32 q .. 32 q + 31 (zeros pad the last), two fp32 sums from +0, e over the
+//     even steps and o over the odd steps, each in k order with one rounding to
+//     nearest even per addition, and c = fl(c + fl(e + o)), starting from c = +0.
+//     Every value on the way is a partial sum of the same products, so the result
+//     obeys the same error bound; it is not bit-identical to the in-order chain or to
+//     pairs. The matrix-vector shape (m = 1) keeps the in-order chain.
+//   Acc = FP32, summation MatmulSummation::fastest (the default): in_order, pairs or
+//     tiles, per shape (GEMM or matrix-vector), as the table of
+//     softfloat/matmul_path.hpp says for this CPU: tiles for the GEMM where AMX runs
+//     (Intel Sapphire and Emerald Rapids), pairs where vdpbf16ps is measured faster
+//     than FMA (AMD Zen 4 and 5, and Intel's matrix-vector product), the in-order
+//     chain elsewhere (and every CPU the table does not name). The table is keyed by cpuid alone, never by a
 //     timing, so a CPU always gives the same bits; matmul_path() names the kernel.
 //   Any other Acc (BF16, FP16, E5M2, FP64, ...): c = +0, then c = round(a_ip * b_pj + c)
 //     for p = 0, 1, ..., k-1, where the product and the sum are exact and round() is
@@ -111,9 +122,12 @@ concept MatmulCode =
 // loops run on one thread, in the terms of the counted models (matmul_model.hpp): words
 // read from and written to main memory (codes of A and B, and C's fp32 running sums,
 // which the blocked GEMM stores and reloads between depth blocks), FLOPs (2 m n k), and
-// the most words its packed blocks hold in cache at once. `pairs_of_products` picks
-// the blocking of the vdpbf16ps GEMM instead of the FMA GEMM's; m = 1 counts the
-// matrix-vector loop, which reads x and B once and keeps y in cache.
+// the most words its packed blocks hold in cache at once, for the blocking of `kernel`
+// (fma gemm, vdpbf16ps pairs gemm or amx tiles gemm; any other kernel throws
+// std::invalid_argument); m = 1 counts the matrix-vector loop, which reads x and B once
+// and keeps y in cache. `pairs_of_products` picks the vdpbf16ps GEMM instead of the
+// FMA GEMM's.
+Traffic matmul_fast_path_traffic(std::size_t m, std::size_t n, std::size_t k, MatmulKernel kernel);
 Traffic matmul_fast_path_traffic(std::size_t m, std::size_t n, std::size_t k, bool pairs_of_products = false);
 
 namespace detail {

@@ -10,20 +10,23 @@
 // the table and the numbers behind each row):
 //
 //   CPU (cpuid)                                  GEMM (m > 1)      matrix-vector (m = 1)
-//   GenuineIntel family 6 model 143 / 207        FMA               vdpbf16ps pairs
-//     (Sapphire / Emerald Rapids: vdpbf16ps runs no more products per cycle than FMA,
-//     and its pair packing costs: E4M3 1024^3 100 GFLOP/s by pairs, 156 by FMA)
+//   GenuineIntel family 6 model 143 / 207        AMX tiles         vdpbf16ps pairs
+//     (Sapphire / Emerald Rapids: TDPBF16PS runs AMX_RATIO the products of FMA; without
+//     the tiles, FMA, since vdpbf16ps runs no more products per cycle than FMA and
+//     its pair packing costs: E4M3 1024^3 100 GFLOP/s by pairs, 156 by FMA)
 //   AuthenticAMD family 0x19 (Zen 4)             vdpbf16ps pairs   vdpbf16ps pairs
 //     (twice FMA's products per cycle: E4M3 1024^3 3.3x sgemm by pairs, 1.7x by FMA)
 //   AuthenticAMD family 0x1A (Zen 5)             vdpbf16ps pairs   vdpbf16ps pairs
 //     (an E4M3 Linear forward at 1024^3 through matmul: 287 GFLOP/s by pairs, 170 by FMA)
 //   any other CPU                                FMA               FMA
 //
-// A row applies only where the CPU has AVX512-BF16 and AVX512-VBMI; without them every
-// call takes the FMA kernels. To add a CPU: build bench_matmul (bench/matmul/), run
+// A row's pairs kernels apply only where the CPU has AVX512-BF16 and AVX512-VBMI, its
+// tiles only where amx can run (the CPU has AMX-TILE and AMX-BF16 and the system grants
+// the process the tile state); otherwise the call takes the next kernel of its row, then
+// FMA. To add a CPU: build bench_matmul (bench/matmul/), run
 //   bench_matmul --benchmark_filter='n:1024/threads:1/|8192/threads:1/'
 // and compare, for the GEMM (n = 1024) and the matrix-vector product, the rows
-// "summation:1" (in order: FMA) and "summation:2" (pairs); then add a row to
+// "summation:1" (in order: FMA), "summation:2" (pairs) and "summation:3" (tiles); then add a row to
 // kKernelRules in matmul/kernel_table.cpp with the vendor, family and model that
 // `lscpu` reports (or kAnyModel), the faster kernel of each shape and the numbers
 // measured, a case to verify/matmul/kernel_choice_test.cpp, and a line to the table
@@ -48,6 +51,9 @@ enum class MatmulSummation {
   in_order,  // always the in-order fused multiply-add chain: reproducible bits
   pairs,     // pairs of products by vdpbf16ps wherever the CPU has it and the rule of
              // matmul.hpp allows, whatever the table says (else the in-order chain)
+  tiles,     // the GEMM by AMX tiles (TDPBF16PS) wherever the CPU and system allow them
+             // and the rule of matmul.hpp holds, whatever the table says (else the
+             // in-order chain); matrix-vector products keep the in-order chain
 };
 void set_matmul_summation(MatmulSummation summation);  // throws std::invalid_argument
 MatmulSummation matmul_summation();
@@ -59,10 +65,11 @@ enum class MatmulKernel {
   pairs_gemm,          // the blocked GEMM, vdpbf16ps micro-kernel
   fma_matvec,          // m = 1: the matrix-vector loop, fp32 FMA chain
   pairs_matvec,        // m = 1: the matrix-vector loop, vdpbf16ps
+  tiles_gemm,          // the blocked GEMM, AMX TDPBF16PS on 16 x 16 tiles
   scalar_accumulator,  // any accumulator but FP32: one rounding per step, in scalar code
 };
 // "fma gemm", "vdpbf16ps pairs gemm", "fma matvec", "vdpbf16ps pairs matvec",
-// "scalar accumulator", "none".
+// "amx tiles gemm", "scalar accumulator", "none".
 std::string_view matmul_kernel_name(MatmulKernel kernel);
 
 // The kernel a matmul call with these formats (codes in the smallest of uint8_t,

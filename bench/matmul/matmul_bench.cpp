@@ -5,7 +5,8 @@
 //   square E4M3 x E4M3 and BF16 x BF16 at 256 .. 2048 beside cblas_sgemm (GFLOP/s),
 //   in each summation ("summation:0" fastest, the default: the kernel the CPU's row of
 //   the table in softfloat/matmul_path.hpp names; "summation:1" in order, the FMA
-//   chain; "summation:2" pairs of products by vdpbf16ps where the CPU has it), with
+//   chain; "summation:2" pairs of products by vdpbf16ps where the CPU has it;
+//   "summation:3" AMX tiles where the CPU and system allow them), with
 //   the FLOPs per word of main-memory traffic that the blocking moves
 //   (matmul_fast_path_traffic);
 //   1 x 8192 x 8192 matrix-vector products (E4M3, BF16 weights) beside cblas_sgemv
@@ -56,10 +57,11 @@ void set_gflops(benchmark::State& state, double m, double n, double k) {
                          benchmark::Counter::kIsIterationInvariantRate);
 }
 
-// Arguments after the sizes: threads, and the summation (0 fastest, 1 in_order, 2 pairs).
+// Arguments after the sizes: threads, and the summation (0 fastest, 1 in_order, 2 pairs,
+// 3 tiles).
 constexpr MatmulSummation kSummations[] = {MatmulSummation::fastest, MatmulSummation::in_order,
-                                           MatmulSummation::pairs};
-constexpr const char* kSummationNames[] = {"fastest", "in_order", "pairs"};
+                                           MatmulSummation::pairs, MatmulSummation::tiles};
+constexpr const char* kSummationNames[] = {"fastest", "in_order", "pairs", "tiles"};
 
 struct Setting {
   Setting(benchmark::State& state, int first, std::size_t m, std::size_t n, std::size_t k, const Format& format)
@@ -87,13 +89,13 @@ void square_matmul(benchmark::State& state) {
   set_gflops(state, double(n), double(n), double(n));
   const MatmulKernel kernel = matmul_path(F::format, F::format, n, n, n, binary32_format, setting.summation);
   state.counters["flops_per_word"] =
-      matmul_fast_path_traffic(n, n, n, kernel == MatmulKernel::pairs_gemm).intensity(1.0);
+      matmul_fast_path_traffic(n, n, n, kernel).intensity(1.0);
 }
 void square_sizes(benchmark::internal::Benchmark* b) {
   b->ArgNames({"n", "threads", "summation"});
-  for (int summation : {0, 1, 2})
+  for (int summation : {0, 1, 2, 3})
     for (int n : {256, 512, 1024, 2048}) b->Args({n, 1, summation});
-  for (int summation : {0, 1, 2}) b->Args({1024, 2, summation});
+  for (int summation : {0, 1, 2, 3}) b->Args({1024, 2, summation});
   b->Unit(benchmark::kMillisecond);
   b->UseRealTime();  // two threads: CPU time would count both
 }

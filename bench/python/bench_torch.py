@@ -6,7 +6,7 @@ torch's own x.bfloat16().float() and by integer ops (add 0x7FFF plus the kept la
 clear the low half), E4M3 by torch.frexp and by log2 / floor (as microxcaling computes
 exponents), the NumPy module on the same memory, MX and NVFP4 blocks; then a Linear
 forward of 1024 x 1024 x 1024 with E4M3 inputs and an fp32 accumulator against torch's
-own fp32 F.linear. Each row is the median of --runs calls in milliseconds, with its
+own fp32 and bf16 F.linear. Each row is the median of --runs calls in milliseconds, with its
 ratio to the row it is compared with. Debian's torch multiplies through OpenBLAS, so
 OPENBLAS_NUM_THREADS=1 is set before torch is imported; the thread counts are printed.
 
@@ -126,8 +126,11 @@ def main():
     w = torch.randn(size, size)
     flops = 2.0 * size**3
     linear_ms = median_ms(lambda: torch.nn.functional.linear(a, w), max(3, args.runs // 2))
+    # torch's own bf16 product (oneDNN, with AMX tiles on CPUs that have them).
+    a16, w16 = a.bfloat16(), w.bfloat16()
+    linear_bf16_ms = median_ms(lambda: torch.nn.functional.linear(a16, w16), max(3, args.runs // 2))
     ours = {}
-    for summation in ("in_order", "fastest"):
+    for summation in ("in_order", "tiles", "fastest"):
         softfloat.set_matmul_summation(summation)
         ours[summation] = median_ms(lambda: sft.linear(a, w, weight_format="e4m3", input_format="e4m3"),
                                     max(3, args.runs // 2))
@@ -135,9 +138,11 @@ def main():
     best = min(ours, key=ours.get)
     print(f"\nLinear forward {size} x {size} x {size}, one thread")
     print(f"{'torch F.linear fp32':<52} {linear_ms:>9.2f} ms {flops / linear_ms / 1e6:>8.1f} GFLOP/s")
+    print(f"{'torch F.linear bf16':<52} {linear_bf16_ms:>9.2f} ms {flops / linear_bf16_ms / 1e6:>8.1f} GFLOP/s")
     for summation, ms in ours.items():
+        kernel = softfloat.matmul_path("e4m3", "e4m3", size, size, size, summation=summation)
         print(f"{'sft.linear e4m3 inputs, fp32 acc, ' + summation:<52} {ms:>9.2f} ms {flops / ms / 1e6:>8.1f} GFLOP/s"
-              f"  {linear_ms / ms:.2f}x F.linear speed")
+              f"  {linear_ms / ms:.2f}x F.linear fp32 speed, {linear_bf16_ms / ms:.2f}x bf16 ({kernel})")
     print(f"fastest summation order here: {best}")
 
 

@@ -98,6 +98,20 @@ def chain_of_fused_multiply_adds(a, b):
     return c
 
 
+def tile_order(a, b):
+    """S in the order of AMX TDPBF16PS (MatmulSummation::tiles): per block of 32 depth
+    steps, the even steps' and the odd steps' products each summed from +0 in fp32,
+    their sum added to the running value; every product of two bf16 values is exact
+    in fp32."""
+    c = np.zeros((a.shape[0], b.shape[1]), np.float32)
+    for block in range(0, a.shape[1], 32):
+        sums = [np.zeros_like(c), np.zeros_like(c)]
+        for p in range(block, min(block + 32, a.shape[1])):
+            sums[(p - block) % 2] += np.outer(a[:, p], b[p, :]).astype(np.float32)
+        c += sums[0] + sums[1]
+    return c
+
+
 def e4m3_operands(seed, m, k, n):
     """Uniformly drawn E4M3 codes (every binade, NaN left out): their sums round often,
     so the two summation orders give different bits wherever vdpbf16ps runs."""
@@ -117,9 +131,10 @@ def test_summation_per_call():
     a, b, a_codes, b_codes = e4m3_operands(6, 20, 150, 40)
     chain = chain_of_fused_multiply_adds(a, b)
     has_pairs = softfloat.matmul_path("e4m3", "e4m3", 20, 40, 150, summation="pairs") == "vdpbf16ps pairs gemm"
+    has_tiles = softfloat.matmul_path("e4m3", "e4m3", 20, 40, 150, summation="tiles") == "amx tiles gemm"
     saved = softfloat.matmul_summation()
     try:
-        for default in ("fastest", "in_order", "pairs"):
+        for default in ("fastest", "in_order", "pairs", "tiles"):
             softfloat.set_matmul_summation(default)
             assert softfloat.matmul_summation() == default
             # A call's own order wins over the default; no order takes the default.
@@ -137,6 +152,12 @@ def test_summation_per_call():
                 assert np.count_nonzero(pairs != in_order) > pairs.size // 10
             else:
                 assert pairs.tolist() == in_order.tolist()
+            # Tiles: the tile order where AMX runs, else the chain.
+            tiles = softfloat.matmul(a_codes, b_codes, "e4m3", "e4m3", summation="tiles")
+            expected = tile_order(a, b) if has_tiles else chain
+            assert tiles.tolist() == expected.tolist()
+            if has_tiles:
+                assert np.count_nonzero(tiles != in_order) > tiles.size // 10
     finally:
         softfloat.set_matmul_summation(saved)
 
@@ -147,22 +168,24 @@ def test_summation_threads_each_get_their_own():
 
     _, _, a_codes, b_codes = e4m3_operands(7, 24, 300, 96)
     expected = {s: softfloat.matmul(a_codes, b_codes, "e4m3", "e4m3", summation=s).tolist()
-                for s in ("in_order", "pairs")}
+                for s in ("in_order", "pairs", "tiles")}
     if softfloat.matmul_path("e4m3", "e4m3", 24, 96, 300, summation="pairs") == "vdpbf16ps pairs gemm":
         assert expected["in_order"] != expected["pairs"]  # so a thread given the other's order would show
-    wrong = {"in_order": 0, "pairs": 0}
+    if softfloat.matmul_path("e4m3", "e4m3", 24, 96, 300, summation="tiles") == "amx tiles gemm":
+        assert expected["in_order"] != expected["tiles"]
+    wrong = {"in_order": 0, "pairs": 0, "tiles": 0}
 
     def work(summation):
         for _ in range(100):
             if softfloat.matmul(a_codes, b_codes, "e4m3", "e4m3", summation=summation).tolist() != expected[summation]:
                 wrong[summation] += 1
 
-    threads = [threading.Thread(target=work, args=(s,)) for s in ("in_order", "pairs")]
+    threads = [threading.Thread(target=work, args=(s,)) for s in ("in_order", "pairs", "tiles")]
     for t in threads:
         t.start()
     for t in threads:
         t.join()
-    assert wrong == {"in_order": 0, "pairs": 0}
+    assert wrong == {"in_order": 0, "pairs": 0, "tiles": 0}
 
 
 def test_matmul_path():
@@ -173,13 +196,16 @@ def test_matmul_path():
     assert softfloat.matmul_path("e4m3", "e4m3", 0, 64, 64) == "none"
     assert softfloat.matmul_path("e4m3", "e4m3", 64, 64, 64, summation="pairs") in (
         "vdpbf16ps pairs gemm", "fma gemm")  # the latter on CPUs without vdpbf16ps
+    assert softfloat.matmul_path("e4m3", "e4m3", 64, 64, 64, summation="tiles") in (
+        "amx tiles gemm", "fma gemm")  # the latter where AMX cannot run
+    assert softfloat.matmul_path("e4m3", "e4m3", 1, 64, 64, summation="tiles") == "fma matvec"
     print("fastest on this CPU:", softfloat.matmul_path("e4m3", "e4m3", 1024, 1024, 1024, summation="fastest"))
 
 
 def test_summation_errors():
     a = np.zeros((2, 2), np.uint8)
     with pytest.raises(ValueError, match="softfloat.matmul: unknown summation 'sideways' "
-                                         r"\(accepted: fastest, in_order, pairs\)"):
+                                         r"\(accepted: fastest, in_order, pairs, tiles\)"):
         softfloat.matmul(a, a, "e4m3", "e4m3", summation="sideways")
     with pytest.raises(ValueError, match="softfloat.set_matmul_summation: unknown summation 'x'"):
         softfloat.set_matmul_summation("x")

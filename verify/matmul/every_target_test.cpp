@@ -11,12 +11,15 @@
 // seconds in Release.
 #include <gtest/gtest.h>
 
+#include <bit>
+#include <climits>
 #include <cstdio>
 #include <numeric>
 #include <random>
 #include <string>
 #include <vector>
 
+#include "matmul/bf16_dot.hpp"
 #include "matmul/byte_decode.hpp"
 #include "matmul/code_matrix.hpp"
 #include "matmul/paths.hpp"
@@ -147,6 +150,35 @@ TEST(MatmulEveryTarget, MatrixVectorDecodesEveryBf16Code) {
     std::vector<float> c(n, -1.0f);
     matmul<FP32, BF16>(x.data(), b.data(), c.data(), 1, n, k);
     EXPECT_EQ(count_differences(c, expected, "every bf16 code"), 0u);
+  });
+}
+
+// The scan behind the pairs rule (Bf16Fit::add, a Highway kernel) on every target:
+// each of the 65536 bf16 codes alone, and runs of every length up to 40 around one
+// value that is no bf16 value, against the rule read off the code by hand.
+TEST(MatmulEveryTarget, Bf16FitScansEveryValue) {
+  test_targets::for_each_target([](const std::string&) {
+    for (std::uint32_t code = 0; code < 0x10000; ++code) {
+      const float value = std::bit_cast<float>(code << 16);
+      const std::uint32_t field = (code >> 7) & 0xFF;
+      const bool counted = field != 0xFF && (code & 0x7FFF) != 0;
+      matmul_detail::Bf16Fit fit;
+      fit.add(&value, 1);
+      ASSERT_EQ(fit.bf16_values, !(counted && field == 0)) << std::hex << code;
+      ASSERT_EQ(fit.largest_exponent, counted ? int(field) - 127 : INT_MIN) << std::hex << code;
+      ASSERT_EQ(fit.smallest_quantum, counted ? int(field) - 134 : INT_MAX) << std::hex << code;
+    }
+    for (std::size_t length = 1; length <= 40; ++length)
+      for (std::size_t where = 0; where < length; ++where) {
+        std::vector<float> values(length, 0.75f);  // exponent -1
+        values[where] = 1.0f + 0x1p-9f;            // 10 significant bits
+        if (where > 0) values[where - 1] = 0x1p-100f;
+        matmul_detail::Bf16Fit fit;
+        fit.add(values.data(), length);
+        EXPECT_FALSE(fit.bf16_values) << length << " " << where;
+        EXPECT_EQ(fit.largest_exponent, 0) << length << " " << where;
+        EXPECT_EQ(fit.smallest_quantum, where > 0 ? -107 : length > 1 ? -8 : -7) << length << " " << where;
+      }
   });
 }
 

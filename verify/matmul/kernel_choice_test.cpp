@@ -1,6 +1,7 @@
 // Which kernel a matmul call takes (softfloat/matmul_path.hpp):
 //   - the table behind MatmulSummation::fastest, row by row, on made-up CPU identities;
-//   - this CPU's decision: the FMA GEMM on an Intel with AVX512-BF16 (vdpbf16ps is no
+//   - this CPU's decision: the AMX tile GEMM on a Sapphire / Emerald Rapids Xeon that
+//     can run it, else the FMA GEMM on an Intel with AVX512-BF16 (vdpbf16ps is no
 //     faster than FMA there), the pairs GEMM on AMD Zen 4 / Zen 5, printed elsewhere;
 //   - matmul_path() for each kind of call (accumulator, shape, summation, formats that
 //     the pairs rule refuses), its names, and its errors;
@@ -14,6 +15,8 @@
 #include <string>
 #include <vector>
 
+#include "matmul/amx_gemm.hpp"
+#include "matmul/amx_tiles.hpp"
 #include "matmul/bf16_dot.hpp"
 #include "matmul/code_matrix.hpp"
 #include "matmul/kernel_table.hpp"
@@ -28,25 +31,30 @@ using matmul_detail::CpuIdentity;
 using matmul_detail::fastest_kernels;
 
 constexpr MatmulSummation kSummations[] = {MatmulSummation::fastest, MatmulSummation::in_order,
-                                           MatmulSummation::pairs};
+                                           MatmulSummation::pairs, MatmulSummation::tiles};
 
 std::string name_of(MatmulSummation summation) {
   switch (summation) {
     case MatmulSummation::fastest: return "fastest";
     case MatmulSummation::in_order: return "in_order";
+    case MatmulSummation::tiles: return "tiles";
     default: return "pairs";
   }
 }
 
 TEST(KernelTable, RowsByCpuIdentity) {
-  const auto check = [](const CpuIdentity& cpu, bool gemm, bool matvec) {
+  const auto check = [](const CpuIdentity& cpu, bool gemm, bool matvec, bool tiles = false) {
     const auto kernels = fastest_kernels(cpu);
     EXPECT_EQ(kernels.pairs_gemm, gemm) << cpu.vendor << " family " << cpu.family << " model " << cpu.model;
     EXPECT_EQ(kernels.pairs_matvec, matvec) << cpu.vendor << " family " << cpu.family << " model " << cpu.model;
+    EXPECT_EQ(kernels.tiles_gemm, tiles) << cpu.vendor << " family " << cpu.family << " model " << cpu.model;
   };
-  // Sapphire Rapids (143) and Emerald Rapids (207): FMA GEMM, pairs matrix-vector.
-  check({"GenuineIntel", 6, 143, true}, false, true);
-  check({"GenuineIntel", 6, 207, true}, false, true);
+  // Sapphire Rapids (143) and Emerald Rapids (207): the tile GEMM where AMX runs, else
+  // the FMA GEMM; pairs matrix-vector.
+  check({"GenuineIntel", 6, 143, true, true}, false, true, true);
+  check({"GenuineIntel", 6, 207, true, true}, false, true, true);
+  check({"GenuineIntel", 6, 143, true, false}, false, true, false);
+  check({"GenuineIntel", 6, 207, false, true}, false, false, true);
   // Another Intel with AVX512-BF16 (Cooper Lake, 85): not measured, FMA throughout.
   check({"GenuineIntel", 6, 85, true}, false, false);
   // Zen 4 (family 0x19, e.g. EPYC Genoa model 0x11) and Zen 5 (0x1A): pairs throughout.
@@ -56,20 +64,29 @@ TEST(KernelTable, RowsByCpuIdentity) {
   // Zen 2 (0x17), an unknown vendor: FMA.
   check({"AuthenticAMD", 0x17, 0x31, true}, false, false);
   check({"HygonGenuine", 0x18, 0, true}, false, false);
-  // Without the instructions no row applies (Zen 3 is family 0x19 too).
+  // Without the instructions no row applies (Zen 3 is family 0x19 too); AMX alone
+  // does not make a CPU the table does not name take the tiles.
   check({"AuthenticAMD", 0x19, 0x01, false}, false, false);
   check({"GenuineIntel", 6, 143, false}, false, false);
+  check({"GenuineIntel", 6, 85, true, true}, false, false, false);
 }
 
 TEST(KernelTable, ThisCpusDecision) {
   const CpuIdentity& cpu = matmul_detail::this_cpu();
   const MatmulKernel gemm = matmul_path<E4M3, E4M3>(1024, 1024, 1024, MatmulSummation::fastest);
   const MatmulKernel matvec = matmul_path<E4M3, E4M3>(1, 8192, 8192, MatmulSummation::fastest);
-  std::printf("this CPU: %s family %u (0x%X) model %u, vdpbf16ps kernels %s; fastest takes %s and %s\n",
-              cpu.vendor.c_str(), cpu.family, cpu.family, cpu.model, cpu.bf16_dot ? "available" : "unavailable",
-              std::string(matmul_kernel_name(gemm)).c_str(), std::string(matmul_kernel_name(matvec)).c_str());
+  std::printf(
+      "this CPU: %s family %u (0x%X) model %u, vdpbf16ps kernels %s, AMX tiles %s; fastest takes %s and %s\n",
+      cpu.vendor.c_str(), cpu.family, cpu.family, cpu.model, cpu.bf16_dot ? "available" : "unavailable",
+      cpu.amx ? "available" : "unavailable", std::string(matmul_kernel_name(gemm)).c_str(),
+      std::string(matmul_kernel_name(matvec)).c_str());
   EXPECT_EQ(cpu.bf16_dot, matmul_detail::bf16_dot_supported());
-  if (!cpu.bf16_dot) {
+  EXPECT_EQ(cpu.amx, matmul_detail::amx_usable());
+  const bool rapids = cpu.vendor == "GenuineIntel" && cpu.family == 6 && (cpu.model == 143 || cpu.model == 207);
+  if (rapids && cpu.amx) {
+    EXPECT_EQ(gemm, MatmulKernel::tiles_gemm);
+    EXPECT_EQ((matmul_path<BF16, BF16>(1024, 1024, 1024, MatmulSummation::fastest)), MatmulKernel::tiles_gemm);
+  } else if (!cpu.bf16_dot) {
     EXPECT_EQ(gemm, MatmulKernel::fma_gemm);
     EXPECT_EQ(matvec, MatmulKernel::fma_matvec);
   } else if (cpu.vendor == "GenuineIntel") {
@@ -84,13 +101,16 @@ TEST(KernelTable, ThisCpusDecision) {
   }
   // fastest is the table's row, whatever the CPU.
   const auto row = fastest_kernels(cpu);
-  EXPECT_EQ(gemm, row.pairs_gemm ? MatmulKernel::pairs_gemm : MatmulKernel::fma_gemm);
+  EXPECT_EQ(gemm, row.tiles_gemm   ? MatmulKernel::tiles_gemm
+                  : row.pairs_gemm ? MatmulKernel::pairs_gemm
+                                   : MatmulKernel::fma_gemm);
   EXPECT_EQ(matvec, row.pairs_matvec ? MatmulKernel::pairs_matvec : MatmulKernel::fma_matvec);
 }
 
 TEST(MatmulPath, EachKindOfCall) {
   const bool vdpbf16ps = matmul_detail::bf16_dot_supported();
   const MatmulKernel pairs_gemm = vdpbf16ps ? MatmulKernel::pairs_gemm : MatmulKernel::fma_gemm;
+  const MatmulKernel tiles_gemm = matmul_detail::amx_usable() ? MatmulKernel::tiles_gemm : MatmulKernel::fma_gemm;
   const MatmulKernel pairs_matvec = vdpbf16ps ? MatmulKernel::pairs_matvec : MatmulKernel::fma_matvec;
   for (const MatmulSummation s : kSummations) {
     EXPECT_EQ((matmul_path<E4M3, E4M3, BF16>(64, 64, 64, s)), MatmulKernel::scalar_accumulator);
@@ -113,6 +133,11 @@ TEST(MatmulPath, EachKindOfCall) {
   // E4M3FNUZ's 0x80 is NaN, not -0: bit 7 is no sign, so the byte tables do not apply.
   EXPECT_EQ((matmul_path<E4M3, E4M3FNUZ>(1, 64, 64, MatmulSummation::pairs)), MatmulKernel::fma_matvec);
   EXPECT_EQ((matmul_path<E4M3, E4M3FNUZ>(2, 64, 64, MatmulSummation::pairs)), pairs_gemm);
+  // Tiles: GEMM shapes of formats the pairs rule admits; the matrix-vector shape keeps
+  // the in-order chain.
+  EXPECT_EQ((matmul_path<E4M3, E4M3>(2, 64, 64, MatmulSummation::tiles)), tiles_gemm);
+  EXPECT_EQ((matmul_path<BF16, E2M1>(64, 3, 7, MatmulSummation::tiles)), tiles_gemm);
+  EXPECT_EQ((matmul_path<E4M3, E4M3>(1, 64, 64, MatmulSummation::tiles)), MatmulKernel::fma_matvec);
   // The default summation is the process-wide setting.
   {
     const ScopedSummation in_order(MatmulSummation::in_order);
@@ -131,6 +156,7 @@ TEST(MatmulPath, NamesAndErrors) {
   EXPECT_EQ(matmul_kernel_name(MatmulKernel::pairs_gemm), "vdpbf16ps pairs gemm");
   EXPECT_EQ(matmul_kernel_name(MatmulKernel::fma_matvec), "fma matvec");
   EXPECT_EQ(matmul_kernel_name(MatmulKernel::pairs_matvec), "vdpbf16ps pairs matvec");
+  EXPECT_EQ(matmul_kernel_name(MatmulKernel::tiles_gemm), "amx tiles gemm");
   EXPECT_EQ(matmul_kernel_name(MatmulKernel::scalar_accumulator), "scalar accumulator");
   EXPECT_THROW(matmul_kernel_name(static_cast<MatmulKernel>(99)), std::invalid_argument);
   const Format invalid{0, 3, 1};
@@ -155,6 +181,7 @@ std::vector<float> run_kernel(MatmulKernel kernel, const Codes<FA>& a, const Cod
   switch (kernel) {
     case MatmulKernel::pairs_gemm: matmul_detail::gemm_bf16_dot(am, bm, c.data(), s.n, s.m, s.n, s.k); break;
     case MatmulKernel::fma_gemm: matmul_detail::gemm_fp32(am, bm, c.data(), s.n, s.m, s.n, s.k); break;
+    case MatmulKernel::tiles_gemm: matmul_detail::gemm_amx(am, bm, c.data(), s.n, s.m, s.n, s.k); break;
     case MatmulKernel::fma_matvec:
     case MatmulKernel::pairs_matvec:
       matmul_detail::matvec_fp32(am, bm, c.data(), s.n, s.k, kernel == MatmulKernel::pairs_matvec);

@@ -14,8 +14,10 @@
 #include <span>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
+#include "matmul/amx_gemm.hpp"
 #include "matmul/bf16_dot.hpp"
 #include "matmul/loop_nest.hpp"
 #include "matmul/paths.hpp"
@@ -132,6 +134,18 @@ TEST(FastPathTraffic, TwoPanels) {
   EXPECT_EQ(t.writes, 2u * 512 * 8192);
 }
 
+// The tile GEMM's blocking at 1024^3: one column panel of 1024, four depth blocks of
+// 256 (as the FMA GEMM), A blocks of 128 rows.
+TEST(FastPathTraffic, SquareByTheTileBlocking) {
+  const Traffic t = matmul_fast_path_traffic(1024, 1024, 1024, MatmulKernel::tiles_gemm);
+  EXPECT_EQ(t.reads, 5u << 20);
+  EXPECT_EQ(t.writes, 4u << 20);
+  EXPECT_EQ(t.peak_fast_words, 256u * 1024 + 128u * 256 + 32u * 32);
+  // Kernels without blocking have no traffic to count.
+  EXPECT_THROW(matmul_fast_path_traffic(4, 4, 4, MatmulKernel::scalar_accumulator), std::invalid_argument);
+  EXPECT_THROW(matmul_fast_path_traffic(4, 4, 4, MatmulKernel::none), std::invalid_argument);
+}
+
 // The matrix-vector loop reads x and B once and writes y.
 TEST(FastPathTraffic, MatrixVector) {
   const Traffic t = matmul_fast_path_traffic(1, 8192, 4096);
@@ -162,21 +176,23 @@ Traffic closed_form(const matmul_detail::LoopNestShape& s, std::size_t m, std::s
   return t;
 }
 
-// Both kernels' nests over sizes below, at and just past a tile, a row block (144), a
-// depth block (256, 384) and a column panel (4096).
+// The three kernels' nests over sizes below, at and just past a tile (12, 32), a row
+// block (128, 144), a depth block (256, 384) and a column panel (1024, 4096).
 TEST(FastPathTraffic, CountsTheClosedFormOnAndOffTheBlocks) {
-  const std::size_t ms[] = {2, 12, 13, 144, 145, 300};
-  const std::size_t ns[] = {1, 31, 32, 4096, 4097, 8200};
-  const std::size_t ks[] = {1, 2, 255, 256, 257, 383, 384, 385, 1024};
-  for (const bool pairs : {false, true}) {
-    const matmul_detail::LoopNestShape shape =
-        pairs ? matmul_detail::gemm_bf16_dot_shape() : matmul_detail::gemm_fp32_shape();
+  const std::size_t ms[] = {2, 12, 13, 128, 129, 144, 145, 300};
+  const std::size_t ns[] = {1, 31, 32, 1024, 1025, 4096, 4097, 8200};
+  const std::size_t ks[] = {1, 2, 31, 33, 255, 256, 257, 383, 384, 385, 1024};
+  const std::pair<MatmulKernel, matmul_detail::LoopNestShape> kernels[] = {
+      {MatmulKernel::fma_gemm, matmul_detail::gemm_fp32_shape()},
+      {MatmulKernel::pairs_gemm, matmul_detail::gemm_bf16_dot_shape()},
+      {MatmulKernel::tiles_gemm, matmul_detail::gemm_amx_shape()}};
+  for (const auto& [kernel, shape] : kernels) {
     for (std::size_t m : ms)
       for (std::size_t n : ns)
         for (std::size_t k : ks) {
-          const Traffic t = matmul_fast_path_traffic(m, n, k, pairs);
+          const Traffic t = matmul_fast_path_traffic(m, n, k, kernel);
           const Traffic expected = closed_form(shape, m, n, k);
-          const std::string what = std::string(pairs ? "pairs " : "fma ") + std::to_string(m) + "x" +
+          const std::string what = std::string(matmul_kernel_name(kernel)) + " " + std::to_string(m) + "x" +
                                    std::to_string(n) + "x" + std::to_string(k);
           EXPECT_EQ(t.reads, expected.reads) << what;
           EXPECT_EQ(t.writes, expected.writes) << what;

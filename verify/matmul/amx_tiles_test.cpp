@@ -1,0 +1,187 @@
+// The AMX tile GEMM (matmul/gemm_amx.cpp, TDPBF16PS), on CPUs and systems that allow
+// the tiles; skipped, saying why, elsewhere:
+//   - on random inputs of the formats the pairs rule admits, MatmulSummation::tiles
+//     gives, bit for bit, the tile order written out here in plain fp32 arithmetic
+//     (per block of 32 depth steps: the even steps' products and the odd steps'
+//     products each summed from +0 in k order, their sum added to the running value),
+//     across the edges of tiles, depth blocks and panels, and stays within the error
+//     bound of a k-term sum against fp64;
+//   - on integer-valued inputs, exact in any order, the in-order chain;
+//   - BF16 values outside the rule keep the in-order chain; infinities and NaNs land
+//     where the chain puts them;
+//   - two threads give the bits of one;
+//   - with the tiles refused (as on a system that denies the permission), matmul_path
+//     names the next kernel and the results are that kernel's.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "matmul/amx_tiles.hpp"
+#include "softfloat/softfloat.hpp"
+#include "verify/matmul/matmul_test_support.hpp"
+
+namespace softfloat::matmul_test {
+namespace {
+
+#define SKIP_WITHOUT_AMX()                                                                              \
+  if (!matmul_detail::amx_usable())                                                                     \
+  GTEST_SKIP() << "AMX tiles unavailable here (the CPU lacks AMX-TILE / AMX-BF16, the system does not " \
+                  "save the tile state, or it refused the tile-data permission)"
+
+// S in the tile order, each operation one fp32 rounding to nearest even (the products
+// of two bf16 values are exact in fp32, so a fused and an unfused step agree).
+template <class FA, class FB>
+std::vector<float> tile_order_loop(const Codes<FA>& a, const Codes<FB>& b, std::size_t m, std::size_t n,
+                                   std::size_t k) {
+  std::vector<float> c(m * n);
+  for (std::size_t i = 0; i < m; ++i)
+    for (std::size_t j = 0; j < n; ++j) {
+      float sum = 0.0f;
+      for (std::size_t block = 0; block < k; block += 32) {
+        float even = 0.0f, odd = 0.0f;
+        for (std::size_t p = block; p < std::min(k, block + 32); ++p) {
+          const float product = float(value_of<FA>(a[i * k + p]) * value_of<FB>(b[p * n + j]));
+          if ((p - block) % 2 == 0) {
+            even = even + product;
+          } else {
+            odd = odd + product;
+          }
+        }
+        const float pair_sums = even + odd;
+        sum = sum + pair_sums;
+      }
+      c[i * n + j] = sum;
+    }
+  return c;
+}
+
+std::string describe(const Format& fa, const Format& fb, const Shape& s) {
+  return format_name(fa) + " x " + format_name(fb) + ", " + std::to_string(s.m) + "x" + std::to_string(s.n) + "x" +
+         std::to_string(s.k);
+}
+
+// Across the 32 x 32 blocks, the 16-row tiles, the 32-step depth tiles, the 512-step
+// depth blocks, the 128-row blocks and the 1024-column panels.
+const Shape kShapes[] = {{2, 1, 1},     {2, 3, 5},       {16, 16, 32},  {32, 32, 32}, {33, 47, 65},
+                         {17, 31, 31},  {100, 130, 1000}, {129, 40, 513}, {40, 1100, 70}};
+
+template <class FA, class FB>
+void check_random(const Shape& s, std::uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  const Codes<FA> a = random_codes<FA>(s.m * s.k, rng);
+  const Codes<FB> b = random_codes<FB>(s.k * s.n, rng);
+  const std::string what = describe(FA::format, FB::format, s);
+  ASSERT_EQ((matmul_path<FA, FB>(s.m, s.n, s.k, MatmulSummation::tiles)), MatmulKernel::tiles_gemm) << what;
+  std::vector<float> c(s.m * s.n, -1.0f);
+  matmul<FA, FB>(a.data(), b.data(), c.data(), s.m, s.n, s.k, MatmulSummation::tiles);
+  EXPECT_EQ(count_differences(c, tile_order_loop<FA, FB>(a, b, s.m, s.n, s.k), "tile order, " + what), 0u);
+  EXPECT_EQ((count_outside_bound<FA, FB>(a, b, c, all_rows(s.m), s.n, s.k, 0x1p-24, what)), 0u) << what;
+}
+
+TEST(AmxTiles, RandomInputsGiveTheTileOrder) {
+  SKIP_WITHOUT_AMX();
+  std::uint64_t seed = 1;
+  for (const Shape& s : kShapes) {
+    check_random<E4M3, E4M3>(s, seed++);
+    check_random<E5M2, E2M1>(s, seed++);
+    check_random<BF16, BF16>(s, seed++);
+  }
+  check_random<E3M2, E2M3>({64, 64, 1024}, seed++);
+  check_random<E4M3, BF16>({64, 96, 2048}, seed++);
+}
+
+// Random integers in [-limit, limit] as codes of F.
+template <class F>
+Codes<F> random_integers(std::size_t count, int limit, std::mt19937_64& rng) {
+  std::uniform_int_distribution<int> value(-limit, limit);
+  Codes<F> codes(count);
+  for (auto& c : codes) c = F(float(value(rng))).bits();
+  return codes;
+}
+
+TEST(AmxTiles, ExactSumsEqualTheInOrderChain) {
+  SKIP_WITHOUT_AMX();
+  // Products of at most 8 bits, k < 2^10: every partial sum is an integer below 2^18.
+  std::mt19937_64 rng(21);
+  for (const Shape& s : kShapes) {
+    const Codes<E4M3> a = random_integers<E4M3>(s.m * s.k, 15, rng);
+    const Codes<BF16> b = random_integers<BF16>(s.k * s.n, 15, rng);
+    std::vector<float> c(s.m * s.n, -1.0f);
+    matmul<E4M3, BF16>(a.data(), b.data(), c.data(), s.m, s.n, s.k, MatmulSummation::tiles);
+    const std::string what = describe(E4M3::format, BF16::format, s);
+    EXPECT_EQ(count_differences(c, definition_loop<E4M3, BF16, FP32>(a, b, s.m, s.n, s.k), what), 0u) << what;
+  }
+}
+
+TEST(AmxTiles, Bf16OutsideTheRuleKeepsTheInOrderChain) {
+  SKIP_WITHOUT_AMX();
+  std::mt19937_64 rng(23);
+  const Shape s{13, 20, 50};
+  // Products near 2^-142: fp32 subnormal sums, which the tiles would flush to zero.
+  const Codes<BF16> tiny_a = random_codes_between<BF16>(s.m * s.k, rng, 0x1p-72f, 0x1p-70f);
+  const Codes<BF16> tiny_b = random_codes_between<BF16>(s.k * s.n, rng, 0x1p-72f, 0x1p-70f);
+  std::vector<float> c(s.m * s.n);
+  matmul<BF16, BF16>(tiny_a.data(), tiny_b.data(), c.data(), s.m, s.n, s.k, MatmulSummation::tiles);
+  EXPECT_EQ(count_differences(c, definition_loop<BF16, BF16, FP32>(tiny_a, tiny_b, s.m, s.n, s.k), "tiny"), 0u);
+  std::size_t nonzero = 0;
+  for (float v : c) nonzero += v != 0.0f;
+  EXPECT_GT(nonzero, c.size() / 2);
+}
+
+TEST(AmxTiles, InfinitiesAndNaNsWhereTheChainPutsThem) {
+  SKIP_WITHOUT_AMX();
+  const std::size_t m = 3, n = 70, k = 9;
+  std::mt19937_64 rng(29);
+  Codes<E5M2> a = random_integers<E5M2>(m * k, 7, rng), b = random_integers<E5M2>(k * n, 7, rng);
+  a[1 * k + 4] = E5M2::from_bits(0x7C).bits();       // +inf in row 1
+  b[4 * n + 10] = E5M2::from_bits(0xFC).bits();      // -inf
+  b[6 * n + 20] = E5M2::from_bits(0x7E).bits();      // NaN: column 20 NaN in every row
+  b[4 * n + 30] = E5M2(0.0f).bits();                 // inf * 0: NaN at (1, 30)
+  for (std::size_t p = 0; p < k; ++p) b[p * n + 40] = E5M2(1.0f).bits();
+  std::vector<float> c(m * n);
+  matmul<E5M2, E5M2>(a.data(), b.data(), c.data(), m, n, k, MatmulSummation::tiles);
+  EXPECT_EQ(count_differences(c, definition_loop<E5M2, E5M2, FP32>(a, b, m, n, k), "gemm with infinities"), 0u);
+  EXPECT_TRUE(std::isnan(c[1 * n + 30]));
+  EXPECT_TRUE(std::isinf(c[1 * n + 40]));
+}
+
+TEST(AmxTiles, TwoThreadsGiveTheBitsOfOne) {
+  SKIP_WITHOUT_AMX();
+  std::mt19937_64 rng(31);
+  const std::size_t m = 200, n = 300, k = 700;
+  const Codes<E4M3> a = random_codes<E4M3>(m * k, rng), b = random_codes<E4M3>(k * n, rng);
+  std::vector<float> one(m * n), two(m * n);
+  set_num_threads(1);
+  matmul<E4M3, E4M3>(a.data(), b.data(), one.data(), m, n, k, MatmulSummation::tiles);
+  set_num_threads(2);
+  matmul<E4M3, E4M3>(a.data(), b.data(), two.data(), m, n, k, MatmulSummation::tiles);
+  set_num_threads(1);
+  EXPECT_EQ(count_differences(two, one, "two threads"), 0u);
+  EXPECT_EQ(count_differences(one, tile_order_loop<E4M3, E4M3>(a, b, m, n, k), "tile order"), 0u);
+}
+
+TEST(AmxTiles, RefusedTilesFallBackToTheNextKernel) {
+  // Runs everywhere: with the tiles refused, as on a CPU or system without them.
+  std::mt19937_64 rng(37);
+  const Shape s{40, 50, 70};
+  const Codes<E4M3> a = random_codes<E4M3>(s.m * s.k, rng), b = random_codes<E4M3>(s.k * s.n, rng);
+  const matmul_detail::ScopedAmxRefusal refusal;
+  EXPECT_FALSE(matmul_detail::amx_usable());
+  EXPECT_EQ((matmul_path<E4M3, E4M3>(s.m, s.n, s.k, MatmulSummation::tiles)), MatmulKernel::fma_gemm);
+  EXPECT_NE((matmul_path<E4M3, E4M3>(s.m, s.n, s.k, MatmulSummation::fastest)), MatmulKernel::tiles_gemm);
+  std::vector<float> c(s.m * s.n);
+  matmul<E4M3, E4M3>(a.data(), b.data(), c.data(), s.m, s.n, s.k, MatmulSummation::tiles);
+  EXPECT_EQ(count_differences(c, definition_loop<E4M3, E4M3, FP32>(a, b, s.m, s.n, s.k), "refused tiles"), 0u);
+}
+
+TEST(AmxTiles, MatrixVectorKeepsItsOwnPath) {
+  EXPECT_NE((matmul_path<E4M3, E4M3>(1, 4096, 4096, MatmulSummation::tiles)), MatmulKernel::tiles_gemm);
+  EXPECT_EQ(matmul_kernel_name(MatmulKernel::tiles_gemm), "amx tiles gemm");
+}
+
+}  // namespace
+}  // namespace softfloat::matmul_test
