@@ -90,12 +90,27 @@ HWY_INLINE VD SumRoundedToOdd(VD p, VD s) {
   return hn::BitCast(DD(), hn::Add(bits, hn::IfThenElseZero(move, step)));
 }
 
-// Doubles rounded to odd, as float bits.
-HWY_INLINE hn::Vec<sd::DUHalf> FloatBitsRoundedToOdd(VD x) {
 #if HWY_TARGET == HWY_AVX3 || HWY_TARGET == HWY_AVX3_DL
-  return sd::DoublesRoundedToOddAvx3(x);
+// AVX-512 adds in a rounding direction of its own (embedded rounding): round to odd is
+// the sum toward zero with its last bit set where the sums down and up differ (the
+// sum is inexact). Toward zero an exact cancellation gives +0, as in round to nearest.
+// Five operations instead of TwoSum's fourteen.
+HWY_INLINE VD SumRoundedToOddAvx3(VD p, VD s) {
+  constexpr int kExact = _MM_FROUND_NO_EXC;
+  const __m512d down = _mm512_add_round_pd(p.raw, s.raw, _MM_FROUND_TO_NEG_INF | kExact);
+  const __m512d up = _mm512_add_round_pd(p.raw, s.raw, _MM_FROUND_TO_POS_INF | kExact);
+  const __m512i toward_zero = _mm512_castpd_si512(_mm512_add_round_pd(p.raw, s.raw, _MM_FROUND_TO_ZERO | kExact));
+  const __mmask8 inexact = _mm512_cmp_pd_mask(down, up, _CMP_NEQ_UQ);
+  return VD{_mm512_castsi512_pd(_mm512_mask_or_epi64(toward_zero, inexact, toward_zero, _mm512_set1_epi64(1)))};
+}
+#endif
+
+// p + s rounded to odd at 53 bits, as double, then at 24 bits, as float bits.
+HWY_INLINE hn::Vec<sd::DUHalf> SumAsFloatRoundedToOdd(VD p, VD s) {
+#if HWY_TARGET == HWY_AVX3 || HWY_TARGET == HWY_AVX3_DL
+  return sd::DoublesRoundedToOddAvx3(SumRoundedToOddAvx3(p, s));
 #else
-  return sd::DoublesRoundedToOdd(x);
+  return sd::DoublesRoundedToOdd(SumRoundedToOdd(p, s));
 #endif
 }
 
@@ -110,8 +125,8 @@ HWY_INLINE void Step(const simd::detail::QuantizeConstants& q, const simd::detai
                      VD b_low, VD b_high, RowSums& sums) {
   const DU du;
   const DF df;
-  const VU u = hn::Combine(du, FloatBitsRoundedToOdd(SumRoundedToOdd(hn::Mul(x, b_high), sums.high)),
-                           FloatBitsRoundedToOdd(SumRoundedToOdd(hn::Mul(x, b_low), sums.low)));
+  const VU u = hn::Combine(du, SumAsFloatRoundedToOdd(hn::Mul(x, b_high), sums.high),
+                           SumAsFloatRoundedToOdd(hn::Mul(x, b_low), sums.low));
   sums.largest = hn::Max(sums.largest, hn::And(u, hn::Set(du, 0x7FFFFFFFu)));
   VU rounded = u;
   std::size_t fast_failures = 0;  // the array loop's statistics, unused here
