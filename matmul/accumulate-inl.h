@@ -15,7 +15,8 @@
 //     odd at 53 bits: where e != 0 and s's last bit is 0, s moves one ulp toward e (its
 //     bits +1 when e has s's sign, else -1); the exact sum lies strictly between s and
 //     that neighbour, and of two neighbouring doubles exactly one is odd. (s = 0 with
-//     e != 0 cannot happen: a sum that rounds to zero is exact.)
+//     e != 0 cannot happen: a sum that rounds to zero is exact.) On AVX-512 the same
+//     double comes from additions in directed roundings (SumRoundedToOddAvx3).
 //   to float: the double rounded to odd again at 24 bits (DoublesRoundedToOdd) is the
 //     exact sum rounded to odd at 24 bits (rounding to odd twice, the second time to
 //     fewer bits, keeps the sticky information), FLT_MAX beyond fp32's range.

@@ -8,7 +8,8 @@
 // values drawn to hit Acc's ties, overflow, subnormals and signed zeros, with a few
 // infinities and NaNs, and BF16 codes; shapes with m, n, k of 0 or 1, row counts on and
 // off the kernel's groups of four, and column counts with tails of every width. The
-// MPFR check of the scalar definition is accumulator_test.cpp's. About a second in Release.
+// MPFR checks (of the scalar definition, and of matmul on such inputs) are
+// accumulator_test.cpp's. About a second in Release.
 #include <gtest/gtest.h>
 
 #include <bit>
