@@ -138,7 +138,7 @@ HWY_INLINE void Step(const simd::detail::QuantizeConstants& q, const simd::detai
 }
 
 // kRows rows of A (a, each k floats) times the columns [j, j + lanes) of B (b, k rows
-// of `width` floats, readable for a whole vector past each row's end): the final sums
+// of `width` floats, readable for a whole vector past the last row's end): the final sums
 // into out[r * ldo + j ..] (only `count` lanes), special[r * width + j ..] = 1 where the
 // lane must be computed again by the scalar definition, else 0.
 template <std::size_t kRows>
@@ -206,6 +206,9 @@ HWY_NOINLINE bool AccumulateRows(const float*, std::size_t, const float*, std::s
   return false;
 }
 #endif  // HWY_HAVE_FLOAT64 && HWY_TARGET != HWY_SCALAR
+
+// How many floats past the end of B's block AccumulateRows may read: one vector.
+HWY_NOINLINE std::size_t AccumulatorReadsPast() { return hn::Lanes(hn::ScalableTag<float>()); }
 
 }  // namespace HWY_NAMESPACE
 }  // namespace softfloat::matmul_detail

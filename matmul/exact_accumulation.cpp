@@ -43,6 +43,7 @@
 namespace softfloat::matmul_detail {
 
 HWY_EXPORT(AccumulateRows);
+HWY_EXPORT(AccumulatorReadsPast);
 
 namespace {
 
@@ -69,11 +70,10 @@ float scalar_element(const float* a_row, const float* b, std::size_t width, std:
 }
 
 // The vector path's blocks: B's columns in blocks of about 2^18 floats (1 MiB, in L2)
-// whatever k, padded by a vector so that a tail vector may read past the last row;
-// A's rows in groups of 64 (the kernel takes four at a time).
+// whatever k, padded by the dispatched target's vector so that a tail vector may read
+// past the last row; A's rows in groups of 64 (the kernel takes four at a time).
 constexpr std::size_t kBlockFloats = std::size_t{1} << 18;
 constexpr std::size_t kRowGroup = 64;
-constexpr std::size_t kPadding = HWY_MAX_BYTES / sizeof(float);
 
 void accumulate_in_lanes(const CodeMatrix& a, const CodeMatrix& b, float* s, std::size_t lds, std::size_t m,
                          std::size_t n, std::size_t k, const Format& accumulator,
@@ -81,7 +81,7 @@ void accumulate_in_lanes(const CodeMatrix& a, const CodeMatrix& b, float* s, std
                          const simd::detail::DequantizeConstants& dequantize) {
   const std::size_t block = std::min(n, std::max<std::size_t>(64, kBlockFloats / std::max<std::size_t>(k, 1) / 64 * 64));
   const std::size_t rows = std::min(m, kRowGroup);
-  std::vector<float> a_rows(rows * k), b_block(k * block + kPadding);
+  std::vector<float> a_rows(rows * k), b_block(k * block + HWY_DYNAMIC_DISPATCH(AccumulatorReadsPast)());
   std::vector<std::uint8_t> special(rows * block);
   for (std::size_t j0 = 0; j0 < n; j0 += block) {
     const std::size_t width = std::min(block, n - j0);
