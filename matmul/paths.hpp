@@ -20,9 +20,17 @@ void gemm_fp32(const CodeMatrix& a, const CodeMatrix& b, float* s, std::size_t l
 // choice (kernel_choice.hpp) named that kernel.
 void matvec_fp32(const CodeMatrix& a, const CodeMatrix& b, float* s, std::size_t n, std::size_t k, bool pairs);
 // Any accumulator format: one running sum per element in k order, each step one
-// fused multiply-add rounded to `accumulator` by round_to_format().
+// fused multiply-add rounded to `accumulator` by round_to_format(). In vector lanes on
+// the dispatched Highway target where accumulator_in_lanes(accumulator) (the columns
+// split among threads), else accumulate_exact_scalar; both give the same bits.
 void accumulate_exact(const CodeMatrix& a, const CodeMatrix& b, float* s, std::size_t lds, std::size_t m,
                       std::size_t n, std::size_t k, const Format& accumulator);
+// The definition itself, one ExactValue step at a time: the reference.
+void accumulate_exact_scalar(const CodeMatrix& a, const CodeMatrix& b, float* s, std::size_t lds, std::size_t m,
+                             std::size_t n, std::size_t k, const Format& accumulator);
+// Whether accumulate_exact computes in vector lanes for this accumulator
+// (exact_accumulation.cpp says which formats, and why).
+bool accumulator_in_lanes(const Format& accumulator);
 
 // The loop nest's shape (register tile, depth block) of gemm_fp32 on the dispatched
 // target.

@@ -43,6 +43,10 @@
 // inputs are fixed up by compare and select in a branch taken only when a vector holds
 // such a lane.
 
+// Other per-target files include this header for its vector routines (the matmul
+// accumulator kernel, matmul/accumulate-inl.h), so every non-template function here is
+// inline: defined in several translation units, linked once.
+
 #if defined(SOFTFLOAT_SIMD_QUANTIZE_INL_H_) == defined(HWY_TARGET_TOGGLE)
 #ifdef SOFTFLOAT_SIMD_QUANTIZE_INL_H_
 #undef SOFTFLOAT_SIMD_QUANTIZE_INL_H_
@@ -113,7 +117,7 @@ HWY_INLINE VU LoadCodes(const Code* in) {
 
 // The rare lanes: overflow candidates, inf, NaN, negative input to unsigned formats,
 // fp32 subnormals of E8M0-like formats. `result` holds the common path's codes.
-HWY_NOINLINE VU FixRareLanes(const QuantizeConstants c, VU u, VU a, VU magnitude, VU result) {
+HWY_NOINLINE inline VU FixRareLanes(const QuantizeConstants c, VU u, VU a, VU magnitude, VU result) {
   const DU du;
   const auto negative = hn::RebindMask(du, hn::Lt(hn::BitCast(DI(), u), hn::Zero(DI())));
   const VU infinity_bits = hn::Set(du, 0x7F800000u);
@@ -416,13 +420,13 @@ HWY_INLINE void QuantizeAny(const float* in, std::size_t n, Code* out, const Qua
 }
 
 // The exported per-target entry points: plain functions, one per storage width.
-HWY_NOINLINE void QuantizeTo8(const float* in, std::size_t n, std::uint8_t* out, const QuantizeConstants& c) {
+HWY_NOINLINE inline void QuantizeTo8(const float* in, std::size_t n, std::uint8_t* out, const QuantizeConstants& c) {
   QuantizeAny(in, n, out, c);
 }
-HWY_NOINLINE void QuantizeTo16(const float* in, std::size_t n, std::uint16_t* out, const QuantizeConstants& c) {
+HWY_NOINLINE inline void QuantizeTo16(const float* in, std::size_t n, std::uint16_t* out, const QuantizeConstants& c) {
   QuantizeAny(in, n, out, c);
 }
-HWY_NOINLINE void QuantizeTo32(const float* in, std::size_t n, std::uint32_t* out, const QuantizeConstants& c) {
+HWY_NOINLINE inline void QuantizeTo32(const float* in, std::size_t n, std::uint32_t* out, const QuantizeConstants& c) {
   QuantizeAny(in, n, out, c);
 }
 
@@ -543,14 +547,14 @@ HWY_INLINE void QuantizeDoublesAny(const double* in, std::size_t n, Code* out, c
   }
 }
 
-HWY_NOINLINE void QuantizeDoublesTo8(const double* in, std::size_t n, std::uint8_t* out, const QuantizeConstants& c) {
+HWY_NOINLINE inline void QuantizeDoublesTo8(const double* in, std::size_t n, std::uint8_t* out, const QuantizeConstants& c) {
   QuantizeDoublesAny(in, n, out, c);
 }
-HWY_NOINLINE void QuantizeDoublesTo16(const double* in, std::size_t n, std::uint16_t* out,
+HWY_NOINLINE inline void QuantizeDoublesTo16(const double* in, std::size_t n, std::uint16_t* out,
                                       const QuantizeConstants& c) {
   QuantizeDoublesAny(in, n, out, c);
 }
-HWY_NOINLINE void QuantizeDoublesTo32(const double* in, std::size_t n, std::uint32_t* out,
+HWY_NOINLINE inline void QuantizeDoublesTo32(const double* in, std::size_t n, std::uint32_t* out,
                                       const QuantizeConstants& c) {
   QuantizeDoublesAny(in, n, out, c);
 }
@@ -642,6 +646,14 @@ HWY_INLINE void DequantizeLoop(const Code* HWY_RESTRICT in, std::size_t n, float
   std::memcpy(out + i, padded_out, (n - i) * sizeof(float));
 }
 
+// The fast path's value as float bits (StoreAsFloats below): |x| rounded in fp32's
+// own bits, the low mantissa_shift bits cleared, and the float's sign.
+HWY_INLINE VU FastPathFloatBits(const QuantizeConstants& q, VU t_lsb, VU u) {
+  const DU du;
+  const VU rounded = hn::AndNot(hn::Set(du, (1u << q.mantissa_shift) - 1), hn::Add(t_lsb, hn::Set(du, q.fast_half)));
+  return hn::Or(rounded, hn::And(u, hn::Set(du, 0x80000000u)));
+}
+
 // round_trip's sink: the codes decoded in registers and stored as floats. From the
 // fast path no code is formed: the value is |x| rounded in fp32's own bits, (t + lsb +
 // fast_half) with the low mantissa_shift bits cleared, and the float's sign (an
@@ -657,9 +669,7 @@ struct StoreAsFloats {
   float* out;  // may be the input
   HWY_INLINE void operator()(std::size_t i, VU codes) const { Store(DequantizeVector(c, codes), i); }
   HWY_INLINE void Rounded(const QuantizeConstants& q, std::size_t i, VU t_lsb, VU u) const {
-    const DU du;
-    const VU rounded = hn::AndNot(hn::Set(du, (1u << q.mantissa_shift) - 1), hn::Add(t_lsb, hn::Set(du, q.fast_half)));
-    Store(hn::Or(rounded, hn::And(u, hn::Set(du, 0x80000000u))), i);
+    Store(FastPathFloatBits(q, t_lsb, u), i);
   }
   HWY_INLINE void Store(VU bits, std::size_t i) const { StoreFloatBits<kStream>(hn::BitCast(DF(), bits), out + i); }
   using Padded = float;
@@ -669,7 +679,7 @@ struct StoreAsFloats {
 // Fake quantization in one pass: each vector rounded to codes and decoded again before
 // it is stored, the same bits as quantize then dequantize (the codes in a lane are
 // below 2^bits, what StoreCodes keeps and LoadCodes reads back).
-HWY_NOINLINE void RoundTripFloats(const float* in, std::size_t n, float* out, const QuantizeConstants& qc,
+HWY_NOINLINE inline void RoundTripFloats(const float* in, std::size_t n, float* out, const QuantizeConstants& qc,
                                   const DequantizeConstants& dc, bool stream) {
   const DequantizeConstants d = dc;  // kept in registers, as in QuantizeAnyPath
   // In place the lines have just been read: nothing to save.
@@ -687,15 +697,15 @@ HWY_INLINE void DequantizeAny(const Code* in, std::size_t n, float* out, const D
   });
 }
 
-HWY_NOINLINE void DequantizeFrom8(const std::uint8_t* in, std::size_t n, float* out, const DequantizeConstants& c,
+HWY_NOINLINE inline void DequantizeFrom8(const std::uint8_t* in, std::size_t n, float* out, const DequantizeConstants& c,
                                    bool stream) {
   DequantizeAny(in, n, out, c, stream);
 }
-HWY_NOINLINE void DequantizeFrom16(const std::uint16_t* in, std::size_t n, float* out, const DequantizeConstants& c,
+HWY_NOINLINE inline void DequantizeFrom16(const std::uint16_t* in, std::size_t n, float* out, const DequantizeConstants& c,
                                    bool stream) {
   DequantizeAny(in, n, out, c, stream);
 }
-HWY_NOINLINE void DequantizeFrom32(const std::uint32_t* in, std::size_t n, float* out, const DequantizeConstants& c,
+HWY_NOINLINE inline void DequantizeFrom32(const std::uint32_t* in, std::size_t n, float* out, const DequantizeConstants& c,
                                    bool stream) {
   DequantizeAny(in, n, out, c, stream);
 }

@@ -10,7 +10,8 @@
 //   the FLOPs per word of main-memory traffic that the blocking moves
 //   (matmul_fast_path_traffic);
 //   1 x 8192 x 8192 matrix-vector products (E4M3, BF16 weights) beside cblas_sgemv
-//   (GFLOP/s and the bytes of the weight matrix read per second).
+//   (GFLOP/s and the bytes of the weight matrix read per second);
+//   BF16 x BF16 at 512^3 with BF16, FP16 and E5M2 accumulators ("matmul_acc").
 // Each row's label names the kernel that ran (matmul_path), so that a table row can be
 // checked against the CPU it was measured on (printed in the context as well).
 //   bench_matmul --benchmark_min_time=0.5 --benchmark_repetitions=3
@@ -101,6 +102,34 @@ void square_sizes(benchmark::internal::Benchmark* b) {
 }
 BENCHMARK(square_matmul<E4M3>)->Name("matmul_e4m3_x_e4m3")->Apply(square_sizes);
 BENCHMARK(square_matmul<BF16>)->Name("matmul_bf16_x_bf16")->Apply(square_sizes);
+
+// A low-precision accumulator (the general accumulator path): BF16 inputs, each step
+// one rounding of product plus running sum to Acc, at 512^3 on one and two threads.
+template <class Acc>
+void accumulator_matmul(benchmark::State& state) {
+  const std::size_t n = std::size_t(state.range(0));
+  set_num_threads(int(state.range(1)));
+  state.SetLabel(std::string(matmul_kernel_name(matmul_path<BF16, BF16, Acc>(n, n, n))));
+  const Matrix<BF16> a = random_matrix<BF16>(n * n, 1), b = random_matrix<BF16>(n * n, 2);
+  std::vector<float> c(n * n);
+  for (auto _ : state) {
+    matmul<BF16, BF16, Acc>(a.codes.data(), b.codes.data(), c.data(), n, n, n);
+    benchmark::DoNotOptimize(c.data());
+    benchmark::ClobberMemory();
+  }
+  set_num_threads(1);
+  set_gflops(state, double(n), double(n), double(n));
+}
+void accumulator_sizes(benchmark::internal::Benchmark* b) {
+  b->ArgNames({"n", "threads"});
+  b->Args({512, 1});
+  b->Args({512, 2});
+  b->Unit(benchmark::kMillisecond);
+  b->UseRealTime();
+}
+BENCHMARK(accumulator_matmul<BF16>)->Name("matmul_acc/bf16")->Apply(accumulator_sizes);
+BENCHMARK(accumulator_matmul<FP16>)->Name("matmul_acc/fp16")->Apply(accumulator_sizes);
+BENCHMARK(accumulator_matmul<E5M2>)->Name("matmul_acc/e5m2")->Apply(accumulator_sizes);
 
 constexpr std::size_t kVectorLength = 8192;  // k
 constexpr std::size_t kOutputs = 8192;       // n

@@ -2,7 +2,8 @@
 // the definition, the plain loop over softfloat's scalar fma in k order; that loop
 // spot-checked against a chain of MPFR fused multiply-adds rounded to Acc by the MPFR
 // reference (verify/reference); the fp64 bound with u = 2^-8 (BF16) / 2^-11 (FP16); and
-// the stagnation that an all-positive k = 4096 sum shows in BF16 (relative error above
+// matmul's vector path against that MPFR chain on adversarial inputs; the stagnation
+// that an all-positive k = 4096 sum shows in BF16 (relative error above
 // 1e-2) and FP32 accumulation avoids (below 1e-5). A few seconds in Release.
 #include <gtest/gtest.h>
 
@@ -47,6 +48,23 @@ TEST(LowPrecisionAccumulator, MatchesTheScalarFmaLoop) {
   check_against_definition<E2M1, E4M3, FP16>(7);
 }
 
+// The MPFR chain of one element: from +0, sum = mpfr_fma(x(p), y(p), sum) rounded to Acc
+// by verify::reference_compute for p = 0 .. k-1 (x and y give float values, exact in
+// MPFR); a sum that reaches NaN stays NaN.
+template <class X, class Y>
+float mpfr_chain(std::size_t k, const Format& acc, X x_of, Y y_of) {
+  verify::Mpfr x(64), y(64), sum(64);
+  std::uint64_t code = acc.zero_code(false);
+  for (std::size_t p = 0; p < k && !acc.is_nan(code); ++p) {
+    mpfr_set_d(x.get(), x_of(p), MPFR_RNDN);
+    mpfr_set_d(y.get(), y_of(p), MPFR_RNDN);
+    verify::exact_value_of(sum.get(), code, acc);
+    code = verify::reference_compute(
+        [&](mpfr_ptr out, mpfr_rnd_t r) { return mpfr_fma(out, x.get(), y.get(), sum.get(), r); }, acc);
+  }
+  return float(verify::reference_value(code, acc));
+}
+
 // The definition loop itself, against MPFR: each step is mpfr_fma on the exact values,
 // rounded once to Acc by verify::reference_compute (which shares no rounding code with
 // the library). Whole columns of a k = 300 product, so every element runs 300 steps.
@@ -60,17 +78,10 @@ void check_loop_against_mpfr(std::uint64_t seed) {
   const Format acc = Acc::format;
   for (std::size_t i = 0; i < m; ++i)
     for (std::size_t j = 0; j < n; ++j) {
-      verify::Mpfr x(64), y(64), sum(64);
-      std::uint64_t code = acc.zero_code(false);
-      for (std::size_t p = 0; p < k; ++p) {
-        mpfr_set_d(x.get(), value_of<FA>(a[i * k + p]), MPFR_RNDN);  // exact: a float value
-        mpfr_set_d(y.get(), value_of<FB>(b[p * n + j]), MPFR_RNDN);
-        verify::exact_value_of(sum.get(), code, acc);
-        code = verify::reference_compute(
-            [&](mpfr_ptr out, mpfr_rnd_t r) { return mpfr_fma(out, x.get(), y.get(), sum.get(), r); }, acc);
-      }
-      EXPECT_EQ(loop[i * n + j], float(verify::reference_value(code, acc)))
-          << format_name(acc) << " element (" << i << ", " << j << ")";
+      const float expected = mpfr_chain(
+          k, acc, [&](std::size_t p) { return value_of<FA>(a[i * k + p]); },
+          [&](std::size_t p) { return value_of<FB>(b[p * n + j]); });
+      EXPECT_EQ(loop[i * n + j], expected) << format_name(acc) << " element (" << i << ", " << j << ")";
     }
 }
 
@@ -78,6 +89,61 @@ TEST(LowPrecisionAccumulator, ScalarFmaLoopMatchesMpfr) {
   check_loop_against_mpfr<E4M3, E4M3, BF16>(11);
   check_loop_against_mpfr<FP16, FP16, FP16>(12);
   check_loop_against_mpfr<E2M1, E5M2, E5M2>(13);
+}
+
+// matmul itself (the vector path, matmul/accumulate-inl.h) against the same MPFR chain,
+// on fp32 inputs drawn to put products on Acc's midpoints beside running sums too small
+// for a double to hold with them, to overflow Acc (to infinity, to NaN, saturating) and
+// to reach its subnormals (matmul_test_support.hpp, adversarial_values). A chain that
+// reaches NaN stays NaN.
+template <class Acc>
+void check_matmul_against_mpfr(std::uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  const std::size_t m = 5, n = 19, k = 40;
+  const Format acc = Acc::format;
+  const std::vector<float> a = adversarial_values(m * k, acc, rng, false);
+  const std::vector<float> b = adversarial_values(k * n, acc, rng, false);
+  Codes<FP32> a_codes(a.size()), b_codes(b.size());
+  for (std::size_t i = 0; i < a.size(); ++i) a_codes[i] = bits_of(a[i]);
+  for (std::size_t i = 0; i < b.size(); ++i) b_codes[i] = bits_of(b[i]);
+  std::vector<float> c(m * n);
+  matmul<FP32, FP32, Acc>(a_codes.data(), b_codes.data(), c.data(), m, n, k);
+  for (std::size_t i = 0; i < m; ++i)
+    for (std::size_t j = 0; j < n; ++j) {
+      const float expected = mpfr_chain(
+          k, acc, [&](std::size_t p) { return double(a[i * k + p]); }, [&](std::size_t p) { return double(b[p * n + j]); });
+      const float got = c[i * n + j];
+      EXPECT_TRUE(std::isnan(expected) ? std::isnan(got) : bits_of(got) == bits_of(expected))
+          << format_name(acc) << " element (" << i << ", " << j << "): " << got << " expected " << expected;
+    }
+}
+
+TEST(LowPrecisionAccumulator, VectorPathMatchesMpfr) {
+  check_matmul_against_mpfr<BF16>(41);
+  check_matmul_against_mpfr<FP16>(42);
+  check_matmul_against_mpfr<E5M2>(43);
+  check_matmul_against_mpfr<E4M3>(44);
+  check_matmul_against_mpfr<E3M2>(45);
+  check_matmul_against_mpfr<E5M2FNUZ>(46);
+  check_matmul_against_mpfr<Float<3, 4, 2>>(47);
+}
+
+// A product on a BF16 midpoint, 1 + 2^-8 (halfway between 1 and 1 + 2^-7), added to a
+// running sum 2^-e: the exact sum lies above the midpoint, so it rounds up to
+// 1 + 2^-7 = 1.0078125 for every e. Rounded to nearest in double (e > 52) or in float
+// (e > 23) first, the sum would be the midpoint itself and round to even, to 1. Column
+// j has e = 10 + 5j: both cases, across a whole vector and its tail.
+TEST(LowPrecisionAccumulator, MidpointBesideATinySumRoundsUp) {
+  const std::size_t n = 21, k = 2;
+  const Codes<FP32> a = {FP32(1.0f).bits(), FP32(1.0f + 0x1p-8f).bits()};
+  Codes<FP32> b(k * n);
+  for (std::size_t j = 0; j < n; ++j) {
+    b[j] = FP32(std::ldexp(1.0f, -10 - 5 * int(j))).bits();
+    b[n + j] = FP32(1.0f).bits();
+  }
+  std::vector<float> c(n);
+  matmul<FP32, FP32, BF16>(a.data(), b.data(), c.data(), 1, n, k);
+  for (std::size_t j = 0; j < n; ++j) EXPECT_EQ(c[j], 1.0078125f) << "column " << j;
 }
 
 // Within gamma_k(u) * sum |a||b| of the fp64 reference, u the unit roundoff of Acc,

@@ -124,6 +124,34 @@ std::size_t count_outside_bound(const Codes<FA>& a_codes, const Codes<FB>& b_cod
   return bad;
 }
 
+// Values around Acc's range: powers of two, midpoints of Acc's grid (odd multiples of
+// half its quantum at one: M + 2 bits) and integers below 2^12, times powers of two
+// spread so that products reach from below Acc's subnormals to beyond its largest
+// value, and so that a product on a midpoint may meet a running sum too small for a
+// double to hold beside it (where only rounding to odd keeps the tie from rounding to
+// even); now and then a random fp32, a signed zero, an infinity or a NaN.
+inline std::vector<float> adversarial_values(std::size_t count, const Format& acc, std::mt19937_64& rng, bool specials) {
+  const int low = (acc.min_normal_exponent() - acc.mantissa_bits) / 2 - 6;
+  const int high = acc.max_exponent() / 2 + 3;
+  std::uniform_int_distribution<int> exponent(low, high), integer(0, 4095), kind(0, 99);
+  std::uniform_int_distribution<std::uint32_t> midpoint(std::uint32_t{2} << acc.mantissa_bits,
+                                                        (std::uint32_t{4} << acc.mantissa_bits) - 1);
+  std::uniform_int_distribution<std::uint32_t> bits;
+  std::vector<float> values(count);
+  for (float& x : values) {
+    const int what = kind(rng);
+    if (specials && what == 0) x = std::numeric_limits<float>::infinity();
+    else if (specials && what == 1) x = std::bit_cast<float>(0x7FC00000u | (bits(rng) & 0x3FFFFFu));
+    else if (what < 5) x = 0.0f;
+    else if (what < 10) x = std::bit_cast<float>(bits(rng) & 0x7F7FFFFFu);  // any finite magnitude
+    else if (what < 35) x = std::ldexp(float(midpoint(rng) | 1), exponent(rng));
+    else if (what < 60) x = std::ldexp(1.0f, exponent(rng));
+    else x = std::ldexp(float(integer(rng)), exponent(rng));
+    if (bits(rng) & 1) x = -x;
+  }
+  return values;
+}
+
 // The definition of S with accumulator Acc (softfloat/matmul.hpp): each input converted
 // to Acc, c = +0, then c = fma(a_ip, b_pj, c) for p = 0 .. k-1 with softfloat's scalar
 // fma, the last c as float. The conversion must be exact, so that the loop sees the
