@@ -2,6 +2,7 @@
 #include "matmul/packing.hpp"
 
 #include <algorithm>
+#include <cstring>
 
 namespace softfloat::matmul_detail {
 
@@ -52,7 +53,11 @@ void SliverPacker<Words>::pack_b(const NestBlock& block, Word* packed) {
     for (std::size_t s = 0; s < slivers; ++s) {
       Word* out = packed + s * nr * words + t * nr;
       const std::size_t width = std::min(nr, columns - s * nr);
-      for (std::size_t c = 0; c < width; ++c) out[c] = Words::word(rows + s * nr + c, stride);
+      if constexpr (Words::values == 1) {
+        std::memcpy(out, rows + s * nr, width * sizeof(Word));  // the library's memcpy: wide vectors
+      } else {
+        for (std::size_t c = 0; c < width; ++c) out[c] = Words::word(rows + s * nr + c, stride);
+      }
       std::fill(out + width, out + nr, Word{0});
     }
   }
