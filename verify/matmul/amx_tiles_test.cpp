@@ -65,7 +65,7 @@ std::string describe(const Format& fa, const Format& fb, const Shape& s) {
 }
 
 // Across the 32 x 32 blocks, the 16-row tiles, the 32-step depth tiles, the 512-step
-// depth blocks, the 128-row blocks and the 1024-column panels.
+// depth blocks, the 64-row blocks and the 1024-column panels.
 const Shape kShapes[] = {{2, 1, 1},     {2, 3, 5},       {16, 16, 32},  {32, 32, 32}, {33, 47, 65},
                          {17, 31, 31},  {100, 130, 1000}, {129, 40, 513}, {40, 1100, 70}};
 
