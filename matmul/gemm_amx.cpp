@@ -33,10 +33,10 @@
 namespace softfloat::matmul_detail {
 
 LoopNestShape gemm_amx_shape() {
-  LoopNestShape shape{2 * kTileRows, 2 * kTileRows, 256};
+  LoopNestShape shape{2 * kTileRows, 2 * kTileRows, 512};
   shape.depth_step = 32;      // one tile row of bf16 values
   shape.values_per_word = 2;  // one pair per word
-  shape.block_rows = 128;
+  shape.block_rows = 64;
   shape.panel_columns = 1024;
   return shape;
 }

@@ -207,4 +207,68 @@ inline std::size_t count_differences(const std::vector<float>& got, const std::v
   return bad;
 }
 
+// BF16 inputs outside the pairs rule (bf16_dot.hpp) keep the in-order chain bit for bit
+// in a summation that would otherwise add them by pairs of products or on tiles: tiny
+// values, whose products (near 2^-140 to 2^-146) make fp32 subnormal sums that the
+// bf16 instructions would flush to zero, and huge ones, whose products near 2^124
+// summed 50 times come near fp32's overflow.
+inline void check_bf16_outside_the_rule(MatmulSummation summation, std::uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  const std::size_t m = 13, n = 20, k = 50;
+  const Codes<BF16> tiny_a = random_codes_between<BF16>(m * k, rng, 0x1p-72f, 0x1p-70f);
+  const Codes<BF16> tiny_b = random_codes_between<BF16>(k * n, rng, 0x1p-72f, 0x1p-70f);
+  std::vector<float> c(m * n);
+  matmul<BF16, BF16>(tiny_a.data(), tiny_b.data(), c.data(), m, n, k, summation);
+  EXPECT_EQ(count_differences(c, definition_loop<BF16, BF16, FP32>(tiny_a, tiny_b, m, n, k), "tiny"), 0u);
+  std::size_t nonzero = 0;
+  for (float v : c) nonzero += v != 0.0f;
+  EXPECT_GT(nonzero, c.size() / 2);
+  const Codes<BF16> huge_a = random_codes_between<BF16>(m * k, rng, 0x1p61f, 0x1p62f);
+  const Codes<BF16> huge_b = random_codes_between<BF16>(k * n, rng, 0x1p61f, 0x1p62f);
+  matmul<BF16, BF16>(huge_a.data(), huge_b.data(), c.data(), m, n, k, summation);
+  EXPECT_EQ(count_differences(c, definition_loop<BF16, BF16, FP32>(huge_a, huge_b, m, n, k), "huge"), 0u);
+}
+
+// Random integers in [-limit, limit] as codes of F, exact in F (checked).
+template <class F>
+Codes<F> random_integers(std::size_t count, int limit, std::mt19937_64& rng) {
+  std::uniform_int_distribution<int> value(-limit, limit);
+  Codes<F> codes(count);
+  for (auto& c : codes) {
+    const F x(float(value(rng)));
+    EXPECT_EQ(float(x), std::round(float(x)));
+    c = x.bits();
+  }
+  return codes;
+}
+
+// A 3 x 70 by 70 x 9 E5M2 product with infinities and NaNs in it, in `summation`:
+// row 1 holds +inf, meeting -inf (column 10), 0 (column 30: NaN) and ones (column 40:
+// +inf); column 20 holds a NaN, which reaches every row. The result must be the
+// in-order chain's, NaN for NaN; returns the operands and the chain's result.
+struct InfinitiesCase {
+  std::size_t m = 3, n = 70, k = 9;
+  Codes<E5M2> a, b;
+  std::vector<float> expected;
+};
+inline InfinitiesCase check_infinities_where_the_chain_puts_them(MatmulSummation summation, std::uint64_t seed) {
+  InfinitiesCase x;
+  const std::size_t n = x.n, k = x.k;
+  std::mt19937_64 rng(seed);
+  x.a = random_integers<E5M2>(x.m * k, 7, rng);
+  x.b = random_integers<E5M2>(k * n, 7, rng);
+  x.a[1 * k + 4] = E5M2::from_bits(0x7C).bits();   // +inf
+  x.b[4 * n + 10] = E5M2::from_bits(0xFC).bits();  // -inf
+  x.b[6 * n + 20] = E5M2::from_bits(0x7E).bits();  // NaN
+  x.b[4 * n + 30] = E5M2(0.0f).bits();
+  for (std::size_t p = 0; p < k; ++p) x.b[p * n + 40] = E5M2(1.0f).bits();
+  x.expected = definition_loop<E5M2, E5M2, FP32>(x.a, x.b, x.m, n, k);
+  std::vector<float> c(x.m * n);
+  matmul<E5M2, E5M2>(x.a.data(), x.b.data(), c.data(), x.m, n, k, summation);
+  EXPECT_EQ(count_differences(c, x.expected, "gemm with infinities"), 0u);
+  EXPECT_TRUE(std::isnan(c[1 * n + 30]));
+  EXPECT_TRUE(std::isinf(c[1 * n + 40]));
+  return x;
+}
+
 }  // namespace softfloat::matmul_test

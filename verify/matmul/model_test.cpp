@@ -134,13 +134,13 @@ TEST(FastPathTraffic, TwoPanels) {
   EXPECT_EQ(t.writes, 2u * 512 * 8192);
 }
 
-// The tile GEMM's blocking at 1024^3: one column panel of 1024, four depth blocks of
-// 256 (as the FMA GEMM), A blocks of 128 rows.
+// The tile GEMM's blocking at 1024^3: one column panel of 1024, two depth blocks of
+// 512, A blocks of 64 rows: B and A read once, C stored twice and reloaded once.
 TEST(FastPathTraffic, SquareByTheTileBlocking) {
   const Traffic t = matmul_fast_path_traffic(1024, 1024, 1024, MatmulKernel::tiles_gemm);
-  EXPECT_EQ(t.reads, 5u << 20);
-  EXPECT_EQ(t.writes, 4u << 20);
-  EXPECT_EQ(t.peak_fast_words, 256u * 1024 + 128u * 256 + 32u * 32);
+  EXPECT_EQ(t.reads, 3u << 20);
+  EXPECT_EQ(t.writes, 2u << 20);
+  EXPECT_EQ(t.peak_fast_words, 512u * 1024 + 64u * 512 + 32u * 32);
   // Kernels without blocking have no traffic to count.
   EXPECT_THROW(matmul_fast_path_traffic(4, 4, 4, MatmulKernel::scalar_accumulator), std::invalid_argument);
   EXPECT_THROW(matmul_fast_path_traffic(4, 4, 4, MatmulKernel::none), std::invalid_argument);
@@ -177,11 +177,11 @@ Traffic closed_form(const matmul_detail::LoopNestShape& s, std::size_t m, std::s
 }
 
 // The three kernels' nests over sizes below, at and just past a tile (12, 32), a row
-// block (128, 144), a depth block (256, 384) and a column panel (1024, 4096).
+// block (64, 144), a depth block (256, 384, 512) and a column panel (1024, 4096).
 TEST(FastPathTraffic, CountsTheClosedFormOnAndOffTheBlocks) {
-  const std::size_t ms[] = {2, 12, 13, 128, 129, 144, 145, 300};
+  const std::size_t ms[] = {2, 12, 13, 64, 65, 144, 145, 300};
   const std::size_t ns[] = {1, 31, 32, 1024, 1025, 4096, 4097, 8200};
-  const std::size_t ks[] = {1, 2, 31, 33, 255, 256, 257, 383, 384, 385, 1024};
+  const std::size_t ks[] = {1, 2, 31, 33, 255, 256, 257, 383, 384, 385, 511, 512, 513, 1024};
   const std::pair<MatmulKernel, matmul_detail::LoopNestShape> kernels[] = {
       {MatmulKernel::fma_gemm, matmul_detail::gemm_fp32_shape()},
       {MatmulKernel::pairs_gemm, matmul_detail::gemm_bf16_dot_shape()},

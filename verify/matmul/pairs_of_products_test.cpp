@@ -76,19 +76,6 @@ TEST(PairsRule, ByHand) {
   EXPECT_FALSE(fp16_fit.bf16_values);
 }
 
-// Random integers in [-limit, limit] as codes of F (exact in every format used here).
-template <class F>
-Codes<F> random_integers(std::size_t count, int limit, std::mt19937_64& rng) {
-  std::uniform_int_distribution<int> value(-limit, limit);
-  Codes<F> codes(count);
-  for (auto& c : codes) {
-    const F x(float(value(rng)));
-    EXPECT_EQ(float(x), std::round(float(x)));
-    c = x.bits();
-  }
-  return codes;
-}
-
 // Shapes across the kernels' edges: tile 12 x 32, depth block 384, 64-column chunks of
 // the matrix-vector path, odd depths.
 const Shape kShapes[] = {{1, 1, 1},     {1, 63, 3},    {1, 65, 8},   {1, 200, 17}, {1, 4096, 9},
@@ -170,45 +157,15 @@ TEST(PairsOfProducts, RandomInputsWithinTheBound) {
 
 TEST(PairsOfProducts, Bf16OutsideTheRuleKeepsTheInOrderChain) {
   SKIP_WITHOUT_BF16_DOT();
-  std::mt19937_64 rng(7);
-  const Shape s{13, 20, 50};
-  // Products near 2^-140 to 2^-146: fp32 subnormal sums, which vdpbf16ps would flush
-  // to zero; the chain keeps them.
-  const Codes<BF16> tiny_a = random_codes_between<BF16>(s.m * s.k, rng, 0x1p-72f, 0x1p-70f);
-  const Codes<BF16> tiny_b = random_codes_between<BF16>(s.k * s.n, rng, 0x1p-72f, 0x1p-70f);
-  std::vector<float> c(s.m * s.n);
-  matmul<BF16, BF16>(tiny_a.data(), tiny_b.data(), c.data(), s.m, s.n, s.k, MatmulSummation::pairs);
-  EXPECT_EQ(count_differences(c, definition_loop<BF16, BF16, FP32>(tiny_a, tiny_b, s.m, s.n, s.k), "tiny"), 0u);
-  std::size_t nonzero = 0;
-  for (float v : c) nonzero += v != 0.0f;
-  EXPECT_GT(nonzero, c.size() / 2);
-  // Products near 2^124 summed 50 times: partial sums near fp32's overflow.
-  const Codes<BF16> huge_a = random_codes_between<BF16>(s.m * s.k, rng, 0x1p61f, 0x1p62f);
-  const Codes<BF16> huge_b = random_codes_between<BF16>(s.k * s.n, rng, 0x1p61f, 0x1p62f);
-  matmul<BF16, BF16>(huge_a.data(), huge_b.data(), c.data(), s.m, s.n, s.k, MatmulSummation::pairs);
-  EXPECT_EQ(count_differences(c, definition_loop<BF16, BF16, FP32>(huge_a, huge_b, s.m, s.n, s.k), "huge"), 0u);
+  check_bf16_outside_the_rule(MatmulSummation::pairs, 7);
 }
 
 TEST(PairsOfProducts, InfinitiesAndNaNsWhereTheChainPutsThem) {
   SKIP_WITHOUT_BF16_DOT();
-  const std::size_t m = 3, n = 70, k = 9;
-  std::mt19937_64 rng(11);
-  Codes<E5M2> a = random_integers<E5M2>(m * k, 7, rng), b = random_integers<E5M2>(k * n, 7, rng);
-  const auto inf = E5M2::from_bits(0x7C).bits(), minus_inf = E5M2::from_bits(0xFC).bits();
-  const auto nan = E5M2::from_bits(0x7E).bits();
-  a[1 * k + 4] = inf;        // row 1: +-inf, or NaN where b's column meets 0 or -inf
-  b[4 * n + 10] = minus_inf;
-  b[6 * n + 20] = nan;       // column 20: NaN in every row
-  b[4 * n + 30] = E5M2(0.0f).bits();
-  for (std::size_t p = 0; p < k; ++p) b[p * n + 40] = E5M2(1.0f).bits();
-  std::vector<float> c(m * n), expected = definition_loop<E5M2, E5M2, FP32>(a, b, m, n, k);
-  matmul<E5M2, E5M2>(a.data(), b.data(), c.data(), m, n, k, MatmulSummation::pairs);
-  EXPECT_EQ(count_differences(c, expected, "gemm with infinities"), 0u);
-  EXPECT_TRUE(std::isnan(c[1 * n + 30]));
-  EXPECT_TRUE(std::isinf(c[1 * n + 40]));
+  const InfinitiesCase x = check_infinities_where_the_chain_puts_them(MatmulSummation::pairs, 11);
   // The matrix-vector path, on row 1 alone.
-  std::vector<float> y(n), y_expected(expected.begin() + n, expected.begin() + 2 * n);
-  matmul<E5M2, E5M2>(a.data() + k, b.data(), y.data(), 1, n, k, MatmulSummation::pairs);
+  std::vector<float> y(x.n), y_expected(x.expected.begin() + x.n, x.expected.begin() + 2 * x.n);
+  matmul<E5M2, E5M2>(x.a.data() + x.k, x.b.data(), y.data(), 1, x.n, x.k, MatmulSummation::pairs);
   EXPECT_EQ(count_differences(y, y_expected, "matrix-vector with infinities"), 0u);
 }
 
