@@ -194,6 +194,12 @@ struct TileMicroKernel {
     const std::uint16_t* a1 = a + steps * kTileValues;  // the sliver's last 16 rows
     const std::uint16_t* b1 = b + steps * kTileValues;  // and last 16 columns
     for (std::size_t s = 0; s < steps; ++s) {
+      // The next step's A tiles into L1 while this step's products run (B's stay there
+      // from one call to the next; A's stream in from the packed block in L2).
+      for (std::size_t line = 0; line < kTileValues * sizeof(std::uint16_t); line += 64) {
+        _mm_prefetch(reinterpret_cast<const char*>(a + (s + 1) * kTileValues) + line, _MM_HINT_T0);
+        _mm_prefetch(reinterpret_cast<const char*>(a1 + (s + 1) * kTileValues) + line, _MM_HINT_T0);
+      }
       _tile_loadd(4, a + s * kTileValues, kTileRowBytes);
       _tile_loadd(5, a1 + s * kTileValues, kTileRowBytes);
       _tile_loadd(6, b + s * kTileValues, kTileRowBytes);

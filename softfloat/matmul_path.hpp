@@ -11,7 +11,7 @@
 //
 //   CPU (cpuid)                                  GEMM (m > 1)      matrix-vector (m = 1)
 //   GenuineIntel family 6 model 143 / 207        AMX tiles         vdpbf16ps pairs
-//     (Sapphire / Emerald Rapids: TDPBF16PS runs AMX_RATIO the products of FMA; without
+//     (Sapphire / Emerald Rapids: the tile GEMM runs 4 to 5 times the FMA GEMM; without
 //     the tiles, FMA, since vdpbf16ps runs no more products per cycle than FMA and
 //     its pair packing costs: E4M3 1024^3 100 GFLOP/s by pairs, 156 by FMA)
 //   AuthenticAMD family 0x19 (Zen 4)             vdpbf16ps pairs   vdpbf16ps pairs
