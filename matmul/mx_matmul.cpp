@@ -88,8 +88,11 @@ MxMatmulKernel mx_matmul_path(mx::Element a, mx::Element b, std::size_t m, std::
   check_element(a, "A");
   check_element(b, "B");
   if (m == 0 || n == 0) return MxMatmulKernel::none;
-  if (k > 0 && kernel_applies(MxMatmulKernel::amx_int8, a, b)) return MxMatmulKernel::amx_int8;
+  // amx_int8 only where vpdpbusd is missing: on the tiles the per-block rescale costs
+  // as much as TDPBSSD on one-block tiles, and the kernel measured no faster
+  // (softfloat/mx_matmul.hpp).
   if (k > 0 && kernel_applies(MxMatmulKernel::avx512_vnni, a, b)) return MxMatmulKernel::avx512_vnni;
+  if (k > 0 && kernel_applies(MxMatmulKernel::amx_int8, a, b)) return MxMatmulKernel::amx_int8;
   return MxMatmulKernel::exact_scalar;
 }
 

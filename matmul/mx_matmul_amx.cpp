@@ -104,15 +104,38 @@ void pack_panel(const MxRows& b, std::size_t first, std::size_t columns, std::si
   }
 }
 
-// The 32 x 32 tile of C into `out` (row stride ldo; rows x columns of it written).
+// Block t's int32 sums (32 x 32 at `dots`) scaled and added into the fp32 sums: D
+// converts exactly and D * factor_b is exact; the fused multiply-add rounds once (head
+// of the file).
+__attribute__((target("avx512f"))) inline void add_block(const std::int32_t* __restrict dots,
+                                                           const float* __restrict a_factors,
+                                                           const float* __restrict b_factors, float* __restrict sums) {
+  const __m512 factor_left = _mm512_load_ps(b_factors);
+  const __m512 factor_right = _mm512_load_ps(b_factors + 16);
+#pragma GCC unroll 4
+  for (std::size_t r = 0; r < kSide; ++r) {
+    const __m512 factor_a = _mm512_set1_ps(a_factors[r]);
+    float* row = sums + r * kSide;
+    const __m512 left = _mm512_mul_ps(_mm512_maskz_cvtepi32_ps(kAllLanes, _mm512_load_si512(dots + r * kSide)), factor_left);
+    const __m512 right =
+        _mm512_mul_ps(_mm512_maskz_cvtepi32_ps(kAllLanes, _mm512_load_si512(dots + r * kSide + 16)), factor_right);
+    _mm512_store_ps(row, _mm512_fmadd_ps(left, factor_a, _mm512_load_ps(row)));
+    _mm512_store_ps(row + 16, _mm512_fmadd_ps(right, factor_a, _mm512_load_ps(row + 16)));
+  }
+}
+
+// The 32 x 32 tile of C into `out` (row stride ldo; rows x columns of it written). The
+// tiles' sums of block t go to one of two buffers while block t - 1's, stored the step
+// before, are scaled: the vector loads then find the tile stores done.
 __attribute__((target("amx-tile,amx-int8,avx512f"))) void tile_kernel(
     std::size_t blocks, const std::int8_t* __restrict a, const float* __restrict a_factors,
     const std::int8_t* __restrict b, const float* __restrict b_factors, float* __restrict out, std::size_t ldo,
     std::size_t rows, std::size_t columns) {
-  alignas(64) std::int32_t dots[kSide * kSide];
+  alignas(64) std::int32_t dots[2][kSide * kSide];
   alignas(64) float sums[kSide * kSide];
   for (std::size_t p = 0; p < kSide * kSide; p += 16) _mm512_store_ps(sums + p, _mm512_setzero_ps());
   for (std::size_t t = 0; t < blocks; ++t) {
+    std::int32_t* const stored = dots[t & 1];
     _tile_zero(0);
     _tile_zero(1);
     _tile_zero(2);
@@ -125,26 +148,15 @@ __attribute__((target("amx-tile,amx-int8,avx512f"))) void tile_kernel(
     _tile_dpbssd(1, 4, 7);
     _tile_dpbssd(2, 5, 6);
     _tile_dpbssd(3, 5, 7);
-    _tile_stored(0, dots, kSide * 4);
-    _tile_stored(1, dots + 16, kSide * 4);
-    _tile_stored(2, dots + 16 * kSide, kSide * 4);
-    _tile_stored(3, dots + 16 * kSide + 16, kSide * 4);
+    _tile_stored(0, stored, kSide * 4);
+    _tile_stored(1, stored + 16, kSide * 4);
+    _tile_stored(2, stored + 16 * kSide, kSide * 4);
+    _tile_stored(3, stored + 16 * kSide + 16, kSide * 4);
     a += kBlockBytes;
     b += kBlockBytes;
-    // D converts exactly and D * factor_b is exact; the fused multiply-add rounds once
-    // (head of the file).
-    const __m512 factor_left = _mm512_load_ps(b_factors + t * kSide);
-    const __m512 factor_right = _mm512_load_ps(b_factors + t * kSide + 16);
-#pragma GCC unroll 4
-    for (std::size_t r = 0; r < kSide; ++r) {
-      const __m512 factor_a = _mm512_set1_ps(a_factors[t * kSide + r]);
-      float* row = sums + r * kSide;
-      const __m512 left = _mm512_mul_ps(_mm512_maskz_cvtepi32_ps(kAllLanes, _mm512_load_si512(dots + r * kSide)), factor_left);
-      const __m512 right = _mm512_mul_ps(_mm512_maskz_cvtepi32_ps(kAllLanes, _mm512_load_si512(dots + r * kSide + 16)), factor_right);
-      _mm512_store_ps(row, _mm512_fmadd_ps(left, factor_a, _mm512_load_ps(row)));
-      _mm512_store_ps(row + 16, _mm512_fmadd_ps(right, factor_a, _mm512_load_ps(row + 16)));
-    }
+    if (t > 0) add_block(dots[(t - 1) & 1], a_factors + (t - 1) * kSide, b_factors + (t - 1) * kSide, sums);
   }
+  if (blocks > 0) add_block(dots[(blocks - 1) & 1], a_factors + (blocks - 1) * kSide, b_factors + (blocks - 1) * kSide, sums);
   for (std::size_t r = 0; r < rows; ++r) std::memcpy(out + r * ldo, sums + r * kSide, columns * sizeof(float));
 }
 

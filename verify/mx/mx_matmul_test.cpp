@@ -281,7 +281,7 @@ TEST(MxMatmul, PathNamesTheKernel) {
   const bool amx = mx_matmul_kernel_supported(MxMatmulKernel::amx_int8);
   EXPECT_EQ(mx_matmul_path(Element::fp4_e2m1, Element::fp4_e2m1, 0, 4, 32), MxMatmulKernel::none);
   EXPECT_EQ(mx_matmul_path(Element::fp4_e2m1, Element::int8, 4, 4, 32),
-            amx ? MxMatmulKernel::amx_int8 : vnni ? MxMatmulKernel::avx512_vnni : MxMatmulKernel::exact_scalar);
+            vnni ? MxMatmulKernel::avx512_vnni : amx ? MxMatmulKernel::amx_int8 : MxMatmulKernel::exact_scalar);
   EXPECT_EQ(mx_matmul_path(Element::fp6_e3m2, Element::fp4_e2m1, 4, 4, 32), MxMatmulKernel::exact_scalar);
   EXPECT_EQ(mx_matmul_kernel_name(MxMatmulKernel::avx512_vnni), "avx512-vnni vpdpbusd");
   EXPECT_EQ(mx_matmul_kernel_name(MxMatmulKernel::exact_scalar), "exact scalar");
