@@ -58,8 +58,26 @@ TileConfiguration full_tiles() {
   return configuration;
 }
 
+TileConfiguration mx_block_tiles() {
+  TileConfiguration configuration;
+  for (int tile = 0; tile < 8; ++tile) {
+    configuration.bytes_per_row[tile] = tile < 4 ? kTileRowBytes : tile < 6 ? 32 : kTileRowBytes;
+    configuration.rows[tile] = tile < 6 ? kTileRows : 8;
+  }
+  return configuration;
+}
+
+bool cpu_has_int8_tiles() {
+  unsigned eax = 0, ebx = 0, ecx = 0, edx = 0;
+  return __get_cpuid_count(7, 0, &eax, &ebx, &ecx, &edx) != 0 && ((edx >> 25) & 1);
+}
+
 SOFTFLOAT_AMX_TARGET void load_configuration() {
   static const TileConfiguration configuration = full_tiles();
+  _tile_loadconfig(&configuration);
+}
+SOFTFLOAT_AMX_TARGET void load_mx_block_configuration() {
+  static const TileConfiguration configuration = mx_block_tiles();
   _tile_loadconfig(&configuration);
 }
 SOFTFLOAT_AMX_TARGET void release_tiles() { _tile_release(); }
@@ -76,15 +94,28 @@ bool amx_usable() {
 #endif
 }
 
+bool amx_int8_usable() {
+#if SOFTFLOAT_HAVE_AMX
+  static const bool int8 = cpu_has_int8_tiles();
+  return int8 && amx_usable();
+#else
+  return false;
+#endif
+}
+
 ScopedAmxRefusal::ScopedAmxRefusal() { refusals.fetch_add(1); }
 ScopedAmxRefusal::~ScopedAmxRefusal() { refusals.fetch_sub(1); }
 
 #if SOFTFLOAT_HAVE_AMX
 TileSession::TileSession() { load_configuration(); }
 TileSession::~TileSession() { release_tiles(); }
+MxBlockTileSession::MxBlockTileSession() { load_mx_block_configuration(); }
+MxBlockTileSession::~MxBlockTileSession() { release_tiles(); }
 #else
 TileSession::TileSession() {}
 TileSession::~TileSession() {}
+MxBlockTileSession::MxBlockTileSession() {}
+MxBlockTileSession::~MxBlockTileSession() {}
 #endif
 
 }  // namespace softfloat::matmul_detail

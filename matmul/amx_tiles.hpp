@@ -26,6 +26,9 @@ namespace softfloat::matmul_detail {
 // The CPU has the tiles, the system saves them, and the permission was granted.
 bool amx_usable();
 
+// amx_usable() and the CPU also has AMX-INT8 (TDPBSSD and its kin).
+bool amx_int8_usable();
+
 // For tests of the fallback: while a ScopedAmxRefusal lives, amx_usable() answers
 // false, as on a CPU or system without the tiles. Not for concurrent use with calls
 // that might take the tile kernel.
@@ -47,6 +50,18 @@ class TileSession {
   ~TileSession();
   TileSession(const TileSession&) = delete;
   TileSession& operator=(const TileSession&) = delete;
+};
+
+// The MX block kernel's shape (matmul/mx_matmul_amx.cpp): tiles 0-3 hold 16 x 16 int32
+// sums (16 rows of 64 bytes); tiles 4-5 hold 16 rows of A's one block (32 int8, 32
+// bytes); tiles 6-7 hold 16 columns of B's block as 8 rows of 16 x 4 int8 (64 bytes).
+// TDPBSSD then sums exactly one 32-value block, never two. Same lifetime as TileSession.
+class MxBlockTileSession {
+ public:
+  MxBlockTileSession();
+  ~MxBlockTileSession();
+  MxBlockTileSession(const MxBlockTileSession&) = delete;
+  MxBlockTileSession& operator=(const MxBlockTileSession&) = delete;
 };
 
 inline constexpr std::size_t kTileRows = 16;

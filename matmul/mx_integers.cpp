@@ -2,7 +2,9 @@
 // softfloat::mx_matmul: the definition of softfloat/mx_matmul.hpp in plain C++.
 #include "matmul/mx_integers.hpp"
 
+#include <algorithm>
 #include <array>
+#include <bit>
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -113,6 +115,20 @@ void decode_mx_int8(const std::uint8_t* elements, mx::Element element, std::size
       std::memcpy(out, elements, count);
       return;
   }
+}
+
+bool mx_block_factor(std::uint8_t code, const std::int8_t* integers, int shift, float& factor) {
+  if (code == 0xFF) {
+    factor = std::numeric_limits<float>::quiet_NaN();
+    return true;
+  }
+  if (std::abs(int(code) - 127) <= kMxScaleReach) {
+    // A normal fp32 power of two, built from its exponent field.
+    factor = std::bit_cast<float>(std::uint32_t(int(code) - shift) << 23);
+    return true;
+  }
+  factor = 1.0f;
+  return std::all_of(integers, integers + 32, [](std::int8_t v) { return v == 0; });
 }
 
 float mx_block_value(std::int32_t dot, std::uint8_t code_a, std::uint8_t code_b, int shift) {

@@ -2,7 +2,7 @@
 // (softfloat/mx_matmul.hpp): each element kind's values times 2^shift are integers, so
 // a block's dot product is an exact int32, and the block's value is that integer times
 // 2^(sa - 127 + sb - 127 - shift_a - shift_b). Shared by the exact scalar loop and the
-// AVX512-VNNI kernel.
+// AVX512-VNNI and AMX kernels.
 #pragma once
 
 #include <cstddef>
@@ -42,6 +42,17 @@ void decode_mx_int8(const std::uint8_t* elements, mx::Element element, std::size
 // scale code is 0xFF. Exact unless the value leaves fp32's normal range.
 float mx_block_value(std::int32_t dot, std::uint8_t code_a, std::uint8_t code_b, int shift);
 
+// The kernels' factor of one block, 2^(code - 127 - shift) (NaN for the NaN scale
+// 0xFF), for scaling a block's int32 sum D in fp32: D * factor_b is exact and
+// fma(D * factor_b, factor_a, s) = fl(s + x_t) when both codes lie within
+// kMxScaleReach of 127 (the factors are then in [2^-60, 2^54] and D * factor_b *
+// factor_a, with at most 20 significant bits, stays in fp32's normal range). A block
+// whose `integers` (its 32 elements) are all zero gets factor 1 whatever its scale (D
+// = 0). False when the block needs the exact scalar loop: a nonzero block whose scale
+// is outside that reach.
+inline constexpr int kMxScaleReach = 54;
+bool mx_block_factor(std::uint8_t code, const std::int8_t* integers, int shift, float& factor);
+
 // C[i][j] (at c + i * ldc + j) for rows [row_begin, row_end) and columns
 // [column_begin, column_end), by the definition: exact int32 block sums, each block's
 // value rounded once to fp32, the blocks added in k order.
@@ -55,5 +66,14 @@ bool mx_vnni_supported();
 // split among threads by columns; tiles whose scales leave the kernel's exact range
 // are computed by mx_matmul_exact_scalar.
 void mx_matmul_vnni(const MxRows& a, const MxRows& b, float* c, std::size_t m, std::size_t n, std::size_t k);
+
+// Whether the CPU has AMX-INT8 tiles this process may use and the build compiled the
+// kernel.
+bool mx_amx_int8_supported();
+
+// The whole product C (m x n, dense) by TDPBSSD on one-block tiles, both kinds int8
+// kinds, split among threads by columns; tiles whose scales leave the kernel's exact
+// range are computed by mx_matmul_exact_scalar.
+void mx_matmul_amx_int8(const MxRows& a, const MxRows& b, float* c, std::size_t m, std::size_t n, std::size_t k);
 
 }  // namespace softfloat::matmul_detail

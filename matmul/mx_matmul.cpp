@@ -62,7 +62,7 @@ void check_shape(std::size_t m, std::size_t n, std::size_t k, const float* c) {
 
 bool kernel_applies(MxMatmulKernel kernel, mx::Element a, mx::Element b) {
   if (kernel == MxMatmulKernel::exact_scalar) return true;
-  if (kernel != MxMatmulKernel::avx512_vnni) return false;
+  if (kernel != MxMatmulKernel::avx512_vnni && kernel != MxMatmulKernel::amx_int8) return false;
   return mx_matmul_kernel_supported(kernel) && matmul_detail::mx_fits_int8(a) && matmul_detail::mx_fits_int8(b);
 }
 
@@ -73,19 +73,26 @@ std::string_view mx_matmul_kernel_name(MxMatmulKernel kernel) {
     case MxMatmulKernel::none: return "none";
     case MxMatmulKernel::exact_scalar: return "exact scalar";
     case MxMatmulKernel::avx512_vnni: return "avx512-vnni vpdpbusd";
+    case MxMatmulKernel::amx_int8: return "amx int8 tiles";
   }
   return "unknown";
 }
 
 bool mx_matmul_kernel_supported(MxMatmulKernel kernel) {
-  return kernel != MxMatmulKernel::avx512_vnni || matmul_detail::mx_vnni_supported();
+  if (kernel == MxMatmulKernel::avx512_vnni) return matmul_detail::mx_vnni_supported();
+  if (kernel == MxMatmulKernel::amx_int8) return matmul_detail::mx_amx_int8_supported();
+  return true;
 }
 
 MxMatmulKernel mx_matmul_path(mx::Element a, mx::Element b, std::size_t m, std::size_t n, std::size_t k) {
   check_element(a, "A");
   check_element(b, "B");
   if (m == 0 || n == 0) return MxMatmulKernel::none;
+  // amx_int8 only where vpdpbusd is missing: on the tiles the per-block rescale costs
+  // as much as TDPBSSD on one-block tiles, and the kernel measured no faster
+  // (softfloat/mx_matmul.hpp).
   if (k > 0 && kernel_applies(MxMatmulKernel::avx512_vnni, a, b)) return MxMatmulKernel::avx512_vnni;
+  if (k > 0 && kernel_applies(MxMatmulKernel::amx_int8, a, b)) return MxMatmulKernel::amx_int8;
   return MxMatmulKernel::exact_scalar;
 }
 
@@ -95,13 +102,14 @@ void mx_matmul(const MxOperand& a, const MxOperand& b_transposed, float* c, std:
   const matmul_detail::MxRows a_rows = check_operand(a, "A", m, "m", k);
   const matmul_detail::MxRows b_rows = check_operand(b_transposed, "B (transposed)", n, "n", k);
   if (m == 0 || n == 0) return;
-  if (kernel == MxMatmulKernel::none) fail("the kernel none computes nothing; name exact_scalar or avx512_vnni");
+  if (kernel == MxMatmulKernel::none) fail("the kernel none computes nothing; name exact_scalar, avx512_vnni or amx_int8");
   if (!kernel_applies(kernel, a.element, b_transposed.element))
     fail("the kernel " + std::string(mx_matmul_kernel_name(kernel)) +
          (mx_matmul_kernel_supported(kernel) ? " multiplies only mxfp4_e2m1, mxfp6_e2m3 and mxint8 elements"
                                              : " is not available on this CPU or build"));
   simd::detail::ScopedDefaultFloatEnvironment environment;
   if (kernel == MxMatmulKernel::avx512_vnni) return matmul_detail::mx_matmul_vnni(a_rows, b_rows, c, m, n, k);
+  if (kernel == MxMatmulKernel::amx_int8) return matmul_detail::mx_matmul_amx_int8(a_rows, b_rows, c, m, n, k);
   matmul_detail::for_column_parts(n, 1, double(m) * double(n) * double(k), [&](std::size_t begin, std::size_t end) {
     matmul_detail::mx_matmul_exact_scalar(a_rows, b_rows, c, n, 0, m, begin, end);
   });

@@ -63,29 +63,12 @@ namespace {
 constexpr std::size_t kRows = 6;      // rows of A per tile
 constexpr std::size_t kColumns = 32;  // columns of B per panel: two vectors of 16 lanes
 constexpr std::size_t kGroups = 8;    // groups of four values in a block of 32
-constexpr int kScaleReach = 54;       // |code - 127| up to which the fused multiply-add is exact
 // C of at least this many values (1 MiB) is written by non-temporal stores where its
 // rows allow: it leaves the cache anyway, and the stores then skip reading each line.
 constexpr std::size_t kStreamFrom = std::size_t{1} << 18;
 // The conversions are masked with every lane on (the same instruction): GCC 12 warns
 // that the unmasked intrinsic's undefined pass-through register may be uninitialized.
 constexpr __mmask16 kAllLanes = 0xFFFF;
-
-// The factor of one block (see the head of the file); false when the block needs the
-// exact scalar loop. Within the reach the factor 2^(code - 127 - shift) is a normal
-// fp32 number, built from its exponent field.
-bool block_factor(std::uint8_t code, const std::int8_t* integers, int shift, float& factor) {
-  if (code == 0xFF) {
-    factor = std::numeric_limits<float>::quiet_NaN();
-    return true;
-  }
-  if (std::abs(int(code) - 127) <= kScaleReach) {
-    factor = std::bit_cast<float>(std::uint32_t(int(code) - shift) << 23);
-    return true;
-  }
-  factor = 1.0f;
-  return std::all_of(integers, integers + 32, [](std::int8_t v) { return v == 0; });
-}
 
 // A, decoded once for every thread: slivers of kRows rows (rows past m are zeros).
 struct PackedA {
@@ -113,7 +96,7 @@ PackedA pack_a(const MxRows& a, std::size_t m, std::size_t k) {
     }
     for (std::size_t t = 0; t < blocks; ++t) {
       float& factor = packed.factors[(s * blocks + t) * kRows + r];
-      if (!block_factor(a.scales[i * blocks + t], integers.data() + t * 32, shift, factor))
+      if (!mx_block_factor(a.scales[i * blocks + t], integers.data() + t * 32, shift, factor))
         packed.sliver_exact[s] = false;
     }
   }
@@ -152,7 +135,7 @@ void pack_panel(const MxRows& b, std::size_t first, std::size_t columns, std::si
       std::int32_t sum = 0;
       for (std::size_t p = 0; p < 32; ++p) sum += integers[t * 32 + p];
       float& factor = panel.factors[t * kColumns + j];
-      if (!block_factor(b.scales[(first + j) * blocks + t], integers + t * 32, shift, factor)) panel.exact = false;
+      if (!mx_block_factor(b.scales[(first + j) * blocks + t], integers + t * 32, shift, factor)) panel.exact = false;
       panel.corrections[t * kColumns + j] = float(-128 * sum) * factor;  // exact: |128 sum| < 2^19
     }
   }

@@ -41,11 +41,12 @@ mx::Element read_kind(const std::string& name) {
 MxMatmulKernel read_kernel(const py::object& kernel) {
   if (kernel.is_none()) return MxMatmulKernel::none;  // the automatic choice
   const std::string name = kernel.cast<std::string>();
-  for (MxMatmulKernel each : {MxMatmulKernel::exact_scalar, MxMatmulKernel::avx512_vnni})
+  std::string accepted = "None";
+  for (MxMatmulKernel each : {MxMatmulKernel::exact_scalar, MxMatmulKernel::avx512_vnni, MxMatmulKernel::amx_int8}) {
     if (name == mx_matmul_kernel_name(each)) return each;
-  throw py::value_error(where() + "unknown kernel '" + name + "' (accepted: None, \"" +
-                        std::string(mx_matmul_kernel_name(MxMatmulKernel::exact_scalar)) + "\", \"" +
-                        std::string(mx_matmul_kernel_name(MxMatmulKernel::avx512_vnni)) + "\")");
+    accepted += ", \"" + std::string(mx_matmul_kernel_name(each)) + "\"";
+  }
+  throw py::value_error(where() + "unknown kernel '" + name + "' (accepted: " + accepted + ")");
 }
 
 MxOperand operand(const CodeInput& elements, const CodeInput& scales, mx::Element kind) {
@@ -122,8 +123,8 @@ b_elements, b_scales: mx_quantize(b.T, b_element) of B (k x n) transposed, so th
             bytes transposed: pass its .T).
 element     "mxfp4_e2m1", "mxfp6_e2m3", "mxfp6_e3m2" or "mxint8" (A's kind; B's too
             unless b_element names another). MXFP8 is refused.
-kernel      None (the fastest this CPU has), "exact scalar" or "avx512-vnni vpdpbusd":
-            every kernel gives the same bits.
+kernel      None (the fastest this CPU has), "exact scalar", "avx512-vnni vpdpbusd" or
+            "amx int8 tiles": every kernel gives the same bits.
 k is 32 times the scales' last axis; a row's block t contributes the exact integer dot
 product times both scales, rounded once to float32 (exact unless it leaves float32's
 range), and the blocks are added in k order in float32, one rounding each. A NaN scale

@@ -53,7 +53,18 @@
 // computes this definition bit for bit (a NaN's payload aside). Results never depend on
 // the caller's rounding mode or flush-to-zero settings.
 //
-// Kernels (mx_matmul_path names the one a call takes):
+// Kernels (mx_matmul_path names the one a call takes: avx512_vnni where it applies,
+// else amx_int8 where it applies, else exact_scalar):
+//   amx_int8: where the CPU has AMX-INT8 tiles the process may use (Linux grants the
+//     tile state on first use) and both kinds are E2M1, E2M3 or MXINT8: the elements
+//     are decoded to int8 once, each block's 32 products summed exactly in int32 by
+//     TDPBSSD on tiles one block deep (16 rows x 32 int8 of A, 16 columns of B), so
+//     blocks never mix, then each block's sums stored, converted to fp32, multiplied by
+//     B's scale and A's scale and added to s in one fused multiply-add, as in
+//     avx512_vnni below (same scale range; tiles with blocks outside it take the exact
+//     loop). Named explicitly: a TDPBSSD one block deep does half its 64-deep work, and
+//     storing and rescaling the sums after every block costs as much again, so on the
+//     CPUs measured (README) it runs about as fast as avx512_vnni, which is preferred.
 //   avx512_vnni: where the CPU has AVX512-VNNI (vpdpbusd) and both kinds are E2M1, E2M3
 //     or MXINT8: the elements are decoded to int8 once, each block's 32 products summed
 //     by 8 vpdpbusd per 16 outputs (A's int8 offset by 128 to be unsigned), then the
@@ -100,8 +111,9 @@ enum class MxMatmulKernel {
   none,          // m or n is 0: nothing is computed
   exact_scalar,  // the definition in plain C++
   avx512_vnni,   // int8 blocks by vpdpbusd (AVX512-VNNI)
+  amx_int8,      // int8 blocks by TDPBSSD on AMX tiles one block deep
 };
-// "none", "exact scalar", "avx512-vnni vpdpbusd".
+// "none", "exact scalar", "avx512-vnni vpdpbusd", "amx int8 tiles".
 std::string_view mx_matmul_kernel_name(MxMatmulKernel kernel);
 
 // Whether this CPU and build can run `kernel` (none and exact_scalar: always).
@@ -116,8 +128,8 @@ MxMatmulKernel mx_matmul_path(mx::Element a, mx::Element b, std::size_t m, std::
 void mx_matmul(const MxOperand& a, const MxOperand& b_transposed, float* c, std::size_t m, std::size_t n,
                std::size_t k);
 
-// The same with the kernel named: exact_scalar on any CPU, avx512_vnni where
-// mx_matmul_kernel_supported() says so and both kinds are int8 kinds (else
+// The same with the kernel named: exact_scalar on any CPU, avx512_vnni or amx_int8
+// where mx_matmul_kernel_supported() says so and both kinds are int8 kinds (else
 // std::invalid_argument). Every kernel gives the same bits; this is for tests and
 // benchmarks that compare them.
 void mx_matmul(const MxOperand& a, const MxOperand& b_transposed, float* c, std::size_t m, std::size_t n,

@@ -35,16 +35,17 @@ MxMatrix random_mx(std::size_t count, mx::Element element, std::uint64_t seed) {
   return x;
 }
 
-constexpr MxMatmulKernel kKernels[] = {MxMatmulKernel::avx512_vnni, MxMatmulKernel::exact_scalar};
+constexpr MxMatmulKernel kKernels[] = {MxMatmulKernel::avx512_vnni, MxMatmulKernel::exact_scalar,
+                                       MxMatmulKernel::amx_int8};
 
-// Arguments: n, threads, kernel (0 vpdpbusd, 1 exact scalar).
+// Arguments: n, threads, kernel (0 vpdpbusd, 1 exact scalar, 2 AMX int8 tiles).
 template <mx::Element kElement>
 void square_mx_matmul(benchmark::State& state) {
   const std::size_t n = std::size_t(state.range(0));
   const MxMatmulKernel kernel = kKernels[state.range(2)];
   if (!mx_matmul_kernel_supported(kernel)) {
-    state.SkipWithError((std::string(mx_matmul_kernel_name(kernel)) + " skipped: this CPU (or build) lacks "
-                         "AVX512-VNNI").c_str());
+    state.SkipWithError((std::string(mx_matmul_kernel_name(kernel)) + " skipped: this CPU, system or build lacks "
+                         "its instructions").c_str());
     return;
   }
   set_num_threads(int(state.range(1)));
@@ -64,6 +65,8 @@ void mx_sizes(benchmark::internal::Benchmark* b) {
   b->ArgNames({"n", "threads", "kernel"});
   for (int n : {256, 1024, 2048}) b->Args({n, 1, 0});
   b->Args({1024, 2, 0});
+  for (int n : {256, 1024, 2048}) b->Args({n, 1, 2});
+  b->Args({1024, 2, 2});
   b->Args({256, 1, 1});  // the exact scalar loop: the definition, not a fast path
   b->Unit(benchmark::kMillisecond);
   b->UseRealTime();  // two threads: CPU time would count both

@@ -10,6 +10,7 @@ import softfloat
 
 INTEGER_SCALE = {"mxfp4_e2m1": 2, "mxfp6_e2m3": 8, "mxfp6_e3m2": 16, "mxint8": 64}
 VNNI = "avx512-vnni vpdpbusd"
+AMX = "amx int8 tiles"
 
 
 def integers(elements, scales, kind):
@@ -43,12 +44,19 @@ def random_blocks(rng, rows, k, spread):
 
 
 def kernels(kind_a, kind_b):
-    """The kernels to run, and why the vectorised one is missing where it should apply."""
-    path = softfloat.mx_matmul_path(kind_a, b_element=kind_b, m=4, n=4, k=32)
-    missing = None
-    if path != VNNI and kind_a != "mxfp6_e3m2" and kind_b != "mxfp6_e3m2":
-        missing = f"{VNNI} skipped: this CPU (or build) lacks AVX512-VNNI; the exact scalar kernel ran"
-    return ["exact scalar", None] + ([VNNI] if path == VNNI else []), missing
+    """The kernels to run, and why the vectorised ones are missing where they should apply."""
+    names, missing = ["exact scalar", None], []
+    if "mxfp6_e3m2" in (kind_a, kind_b):
+        return names, None
+    a = softfloat.mx_quantize(np.zeros((1, 32), dtype=np.float32), kind_a)
+    b = softfloat.mx_quantize(np.zeros((1, 32), dtype=np.float32), kind_b)
+    for name in (VNNI, AMX):
+        try:
+            softfloat.mx_matmul(*a, *b, kind_a, b_element=kind_b, kernel=name)
+            names.append(name)
+        except ValueError as error:
+            missing.append(f"{name} skipped ({error}); the other kernels ran")
+    return names, "; ".join(missing) or None
 
 
 def assert_same(got, want):

@@ -116,6 +116,10 @@ std::vector<MxMatmulKernel> kernels_for(Element a, Element b, std::string& skipp
     skipped += "avx512-vnni vpdpbusd skipped: this CPU (or build) lacks AVX512-VNNI. ";
   else if (int8_kinds)
     kernels.push_back(MxMatmulKernel::avx512_vnni);
+  if (!mx_matmul_kernel_supported(MxMatmulKernel::amx_int8))
+    skipped += "amx int8 tiles skipped: this CPU, system or build lacks AMX-INT8 tiles the process may use. ";
+  else if (int8_kinds)
+    kernels.push_back(MxMatmulKernel::amx_int8);
   return kernels;
 }
 
@@ -150,6 +154,22 @@ TEST(MxMatmul, EveryPairOfKindsOddShapesMatchesTheDefinition) {
       const Quantized a = quantize(random_values(m, k, -12, 12, seed++), m, k, ka);
       const Quantized b = quantize(random_values(n, k, -12, 12, seed++), n, k, kb);
       check_product(a, b, "random blocks");
+    }
+}
+
+// Shapes around the kernels' tiles (6 x 32 for vpdpbusd, 32 x 32 for the AMX tiles):
+// exact multiples, one past, and several partial tiles on both edges.
+TEST(MxMatmul, ShapesAroundTheTilesMatchTheDefinition) {
+  struct Shape {
+    std::size_t m, n, k;
+  };
+  std::uint32_t seed = 101;
+  for (const Shape shape : {Shape{1, 1, 32}, Shape{32, 32, 32}, Shape{33, 17, 64}, Shape{45, 70, 96},
+                            Shape{16, 48, 224}})
+    for (Element kind : {Element::fp4_e2m1, Element::fp6_e2m3, Element::int8}) {
+      const Quantized a = quantize(random_values(shape.m, shape.k, -6, 6, seed++), shape.m, shape.k, kind);
+      const Quantized b = quantize(random_values(shape.n, shape.k, -6, 6, seed++), shape.n, shape.k, Element::fp4_e2m1);
+      check_product(a, b, std::to_string(shape.m) + " x " + std::to_string(shape.n) + " x " + std::to_string(shape.k));
     }
 }
 
@@ -258,12 +278,14 @@ TEST(MxMatmul, TwoThreadsGiveTheBitsOfOne) {
 
 TEST(MxMatmul, PathNamesTheKernel) {
   const bool vnni = mx_matmul_kernel_supported(MxMatmulKernel::avx512_vnni);
+  const bool amx = mx_matmul_kernel_supported(MxMatmulKernel::amx_int8);
   EXPECT_EQ(mx_matmul_path(Element::fp4_e2m1, Element::fp4_e2m1, 0, 4, 32), MxMatmulKernel::none);
   EXPECT_EQ(mx_matmul_path(Element::fp4_e2m1, Element::int8, 4, 4, 32),
-            vnni ? MxMatmulKernel::avx512_vnni : MxMatmulKernel::exact_scalar);
+            vnni ? MxMatmulKernel::avx512_vnni : amx ? MxMatmulKernel::amx_int8 : MxMatmulKernel::exact_scalar);
   EXPECT_EQ(mx_matmul_path(Element::fp6_e3m2, Element::fp4_e2m1, 4, 4, 32), MxMatmulKernel::exact_scalar);
   EXPECT_EQ(mx_matmul_kernel_name(MxMatmulKernel::avx512_vnni), "avx512-vnni vpdpbusd");
   EXPECT_EQ(mx_matmul_kernel_name(MxMatmulKernel::exact_scalar), "exact scalar");
+  EXPECT_EQ(mx_matmul_kernel_name(MxMatmulKernel::amx_int8), "amx int8 tiles");
 }
 
 TEST(MxMatmul, EmptySizes) {
@@ -300,6 +322,12 @@ TEST(MxMatmul, BadArgumentsThrowWithAMessage) {
                    "only mxfp4_e2m1, mxfp6_e2m3 and mxint8");
   else
     verify::expect_invalid([&] { mx_matmul(a.operand(), a.operand(), c.data(), 2, 2, 64, MxMatmulKernel::avx512_vnni); },
+                   "not available");
+  if (mx_matmul_kernel_supported(MxMatmulKernel::amx_int8))
+    verify::expect_invalid([&] { mx_matmul(e3m2.operand(), a.operand(), c.data(), 2, 2, 64, MxMatmulKernel::amx_int8); },
+                   "only mxfp4_e2m1, mxfp6_e2m3 and mxint8");
+  else
+    verify::expect_invalid([&] { mx_matmul(a.operand(), a.operand(), c.data(), 2, 2, 64, MxMatmulKernel::amx_int8); },
                    "not available");
 }
 
