@@ -33,7 +33,7 @@ constexpr KernelRule kKernelRules[] = {
     // / FMA 151; AMX tiles (TDPBF16PS) 4.6x sgemm for E4M3 and 3.6x for BF16 (FMA about
     // 0.9x in the same runs). Matrix-vector: the byte-table decoding into
     // pairs reads a quarter of fp32's bytes and beats the FMA loop's integer decoding
-    // (pairs 2.6x sgemv).
+    // (pairs 2.5x to 3.2x sgemv on a loaded machine).
     {"GenuineIntel", 6, 143, {.pairs_gemm = false, .pairs_matvec = true, .tiles_gemm = true}},
     {"GenuineIntel", 6, 207, {.pairs_gemm = false, .pairs_matvec = true, .tiles_gemm = true}},
     // AMD EPYC Zen 4: vdpbf16ps does twice FMA's products per cycle. GEMM: sgemm 104,

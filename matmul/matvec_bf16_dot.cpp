@@ -2,13 +2,16 @@
 // with B decoded to bf16 inside the loop by byte-table lookups, so that a one-byte
 // format reads a quarter of fp32's bytes and the decoding costs less than the reading.
 //
-// For 16 columns j of rows p and p + 1, one vpermt2b gathers the codes into 32-bit
-// words [B[p][j], B[p][j], B[p+1][j], B[p+1][j]]; two more look up the low byte of each
-// code's bf16 in the even bytes and the high byte in the odd bytes (128-entry tables
-// indexed by the code's low 7 bits, which is every code of a format of up to 7 bits);
-// bit 7 of an 8-bit code, its sign, is then copied to the sign of the bf16. The word
-// is then the pair [bf16(B[p][j]), bf16(B[p+1][j])] that vdpbf16ps multiplies with the
-// pair [x[p], x[p+1]] and adds to y[j].
+// For 64 columns of rows p and p + 1, two vpunpck*bw interleave the rows into 16-bit
+// words [B[p][j], B[p+1][j]]; in each of these two vectors one vpermt2b looks up the
+// low byte of every code's bf16 and another its high byte (128-entry tables indexed by
+// the code's low 7 bits, which is every code of a format of up to 7 bits), and bit 7
+// of an 8-bit code, its sign, is copied to the high byte. Two more vpunpck*bw
+// interleave low and high bytes into 32-bit words [bf16(B[p][j]), bf16(B[p+1][j])],
+// the pairs that vdpbf16ps multiplies with [x[p], x[p+1]] and adds to y[j]: twelve
+// instructions decode 128 codes. The unpacks work within 128-bit lanes, so the four
+// sum vectors hold the columns in a transposed order (see `interleaved_column`); y is
+// summed in that order in a buffer and put back in order at the end.
 #include <algorithm>
 #include <bit>
 #include <cstdint>
@@ -55,20 +58,27 @@ bool make_tables(const float table[256], ByteTables& tables) {
   return bit7_ignored;
 }
 
-SOFTFLOAT_BF16_DOT_TARGET inline __m512i decode_pairs(__m512i row0, __m512i row1, __m512i gather, __m512i low0,
-                                                     __m512i low1, __m512i high0, __m512i high1, __m512i sign) {
-  constexpr __mmask64 kEven = 0x5555555555555555ull;
-  constexpr __mmask64 kOdd = 0xAAAAAAAAAAAAAAAAull;
-  const __m512i codes = _mm512_permutex2var_epi8(row0, gather, row1);
-  const __m512i with_low = _mm512_mask2_permutex2var_epi8(low0, codes, kEven, low1);
-  const __m512i both = _mm512_mask2_permutex2var_epi8(high0, with_low, kOdd, high1);
-  return _mm512_ternarylogic_epi32(both, codes, sign, 0xF8);  // both | (codes & sign)
+// Sum vector q, 128-bit lane l, 32-bit word d holds column 16 l + 4 q + d of a block
+// of 64; it is kept at 16 q + 4 l + d. The map swaps q and l, so it is its own inverse.
+constexpr std::size_t interleaved_column(std::size_t c) {
+  return (c & ~std::size_t{63}) | (c & 3) | ((c >> 2) & 3) << 4 | ((c >> 4) & 3) << 2;
+}
+
+// The two vectors of pairs [bf16(B[p][j]), bf16(B[p+1][j])] of the 16-bit words
+// `codes` = [B[p][j], B[p+1][j]].
+SOFTFLOAT_BF16_DOT_TARGET inline void decode_pairs(__m512i codes, __m512i low0, __m512i low1, __m512i high0,
+                                                   __m512i high1, __m512i sign, __m512i& first, __m512i& second) {
+  const __m512i low = _mm512_permutex2var_epi8(low0, codes, low1);
+  const __m512i high = _mm512_ternarylogic_epi32(_mm512_permutex2var_epi8(high0, codes, high1), codes, sign,
+                                                 0xF8);  // high | (codes & sign)
+  first = _mm512_unpacklo_epi8(low, high);
+  second = _mm512_unpackhi_epi8(low, high);
 }
 
 constexpr std::size_t kPrefetchAhead = 768;
 
-// y[j0 .. j0 + 64) (fewer at the edge: `columns`) continued over pairs [t0, t0 + R) of
-// rows; `mask` selects the columns.
+// y[j0 .. j0 + 64) (in interleaved order, see above) continued over pairs [t0, t0 + R)
+// of rows; `mask` selects the columns of B that exist.
 template <int R>
 SOFTFLOAT_BF16_DOT_TARGET inline void accumulate_chunk(const std::uint8_t* b, std::size_t ld, std::size_t k,
                                                       const std::uint32_t* x_pairs, std::size_t t0,
@@ -76,19 +86,9 @@ SOFTFLOAT_BF16_DOT_TARGET inline void accumulate_chunk(const std::uint8_t* b, st
                                                       float* y) {
   const __m512i low0 = _mm512_load_si512(tables.low), low1 = _mm512_load_si512(tables.low + 64);
   const __m512i high0 = _mm512_load_si512(tables.high), high1 = _mm512_load_si512(tables.high + 64);
-  const __m512i sign = _mm512_set1_epi32(int(std::uint32_t(tables.sign_bit) * 0x01000100u));
-  // Word d of gather[q] holds the byte indices [c, c, 64 + c, 64 + c] of column
-  // c = 16q + d in row p (the first source) and row p + 1 (the second).
-  __m512i gather[4];
-  for (int q = 0; q < 4; ++q) {
-    const __m512i column = _mm512_add_epi32(_mm512_set_epi32(15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0),
-                                            _mm512_set1_epi32(16 * q));
-    gather[q] = _mm512_or_si512(_mm512_mullo_epi32(column, _mm512_set1_epi32(0x00000101)),
-                                _mm512_mullo_epi32(_mm512_add_epi32(column, _mm512_set1_epi32(64)),
-                                                   _mm512_set1_epi32(0x01010000)));
-  }
+  const __m512i sign = _mm512_set1_epi8(char(tables.sign_bit));
   __m512 sum[4];
-  for (int q = 0; q < 4; ++q) sum[q] = _mm512_maskz_loadu_ps(__mmask16(mask >> (16 * q)), y + j0 + 16 * q);
+  for (int q = 0; q < 4; ++q) sum[q] = _mm512_loadu_ps(y + j0 + 16 * q);
   for (int r = 0; r < R; ++r) {
     const std::size_t p = 2 * (t0 + std::size_t(r));
     _mm_prefetch(reinterpret_cast<const char*>(b + p * ld + j0 + kPrefetchAhead), _MM_HINT_T1);
@@ -96,14 +96,15 @@ SOFTFLOAT_BF16_DOT_TARGET inline void accumulate_chunk(const std::uint8_t* b, st
     const __m512i row0 = _mm512_maskz_loadu_epi8(mask, b + p * ld + j0);
     const __m512i row1 = p + 1 < k ? _mm512_maskz_loadu_epi8(mask, b + (p + 1) * ld + j0) : _mm512_setzero_si512();
     const __m512bh x = (__m512bh)_mm512_set1_epi32(int(x_pairs[t0 + std::size_t(r)]));
-    for (int q = 0; q < 4; ++q) {
-      const __m512i pairs = decode_pairs(row0, row1, gather[q], low0, low1, high0, high1, sign);
-      sum[q] = _mm512_dpbf16_ps(sum[q], (__m512bh)pairs, x);
-    }
+    __m512i pairs[4];
+    decode_pairs(_mm512_unpacklo_epi8(row0, row1), low0, low1, high0, high1, sign, pairs[0], pairs[1]);
+    decode_pairs(_mm512_unpackhi_epi8(row0, row1), low0, low1, high0, high1, sign, pairs[2], pairs[3]);
+    for (int q = 0; q < 4; ++q) sum[q] = _mm512_dpbf16_ps(sum[q], (__m512bh)pairs[q], x);
   }
-  for (int q = 0; q < 4; ++q) _mm512_mask_storeu_ps(y + j0 + 16 * q, __mmask16(mask >> (16 * q)), sum[q]);
+  for (int q = 0; q < 4; ++q) _mm512_storeu_ps(y + j0 + 16 * q, sum[q]);
 }
 
+// y (n rounded up to 64 floats, interleaved order) = x B.
 SOFTFLOAT_BF16_DOT_TARGET void matvec_kernel(const std::uint8_t* b, std::size_t ld, std::size_t k, std::size_t n,
                                              const std::uint32_t* x_pairs, const ByteTables& tables, float* y) {
   // Eight rows (four pairs) per pass over y: each running sum is loaded and stored
@@ -142,8 +143,9 @@ bool matvec_bf16_dot(const float* x, const CodeMatrix& b, const float table[256]
     const float high = 2 * t + 1 < k ? x[2 * t + 1] : 0.0f;
     x_pairs[t] = (std::bit_cast<std::uint32_t>(x[2 * t]) >> 16) | (std::bit_cast<std::uint32_t>(high) & 0xFFFF0000u);
   }
-  std::fill(y, y + n, 0.0f);
-  matvec_kernel(b.row_codes(0), b.ld(), k, n, x_pairs.data(), tables, y);
+  std::vector<float> interleaved((n + 63) / 64 * 64, 0.0f);
+  matvec_kernel(b.row_codes(0), b.ld(), k, n, x_pairs.data(), tables, interleaved.data());
+  for (std::size_t j = 0; j < n; ++j) y[j] = interleaved[interleaved_column(j)];
   return true;
 }
 
