@@ -72,13 +72,9 @@ bool cpu_has_int8_tiles() {
   return __get_cpuid_count(7, 0, &eax, &ebx, &ecx, &edx) != 0 && ((edx >> 25) & 1);
 }
 
-SOFTFLOAT_AMX_TARGET void load_configuration() {
-  static const TileConfiguration configuration = full_tiles();
-  _tile_loadconfig(&configuration);
-}
-SOFTFLOAT_AMX_TARGET void load_mx_block_configuration() {
-  static const TileConfiguration configuration = mx_block_tiles();
-  _tile_loadconfig(&configuration);
+SOFTFLOAT_AMX_TARGET void load_configuration(TileLayout layout) {
+  static const TileConfiguration full = full_tiles(), mx_block = mx_block_tiles();
+  _tile_loadconfig(layout == TileLayout::full ? &full : &mx_block);
 }
 SOFTFLOAT_AMX_TARGET void release_tiles() { _tile_release(); }
 #endif
@@ -107,15 +103,11 @@ ScopedAmxRefusal::ScopedAmxRefusal() { refusals.fetch_add(1); }
 ScopedAmxRefusal::~ScopedAmxRefusal() { refusals.fetch_sub(1); }
 
 #if SOFTFLOAT_HAVE_AMX
-TileSession::TileSession() { load_configuration(); }
+TileSession::TileSession(TileLayout layout) { load_configuration(layout); }
 TileSession::~TileSession() { release_tiles(); }
-MxBlockTileSession::MxBlockTileSession() { load_mx_block_configuration(); }
-MxBlockTileSession::~MxBlockTileSession() { release_tiles(); }
 #else
-TileSession::TileSession() {}
+TileSession::TileSession(TileLayout) {}
 TileSession::~TileSession() {}
-MxBlockTileSession::MxBlockTileSession() {}
-MxBlockTileSession::~MxBlockTileSession() {}
 #endif
 
 }  // namespace softfloat::matmul_detail

@@ -40,28 +40,27 @@ class ScopedAmxRefusal {
   ScopedAmxRefusal& operator=(const ScopedAmxRefusal&) = delete;
 };
 
-// The tile shape every kernel here uses: eight tiles of 16 rows of 64 bytes (16 fp32
-// sums, 32 bf16 or 64 int8 values a row), configured on the calling thread for the
-// object's lifetime and released after (TILERELEASE returns the tile state to its
-// initial one, so the kernel stops saving 8 KiB on each context switch).
+// How a kernel shapes the eight tiles.
+enum class TileLayout {
+  // Every tile 16 rows of 64 bytes (16 fp32 sums, 32 bf16 or 64 int8 values a row):
+  // the bf16 GEMM (gemm_amx.cpp).
+  full,
+  // The MX block kernel (mx_matmul_amx.cpp): tiles 0-3 hold 16 x 16 int32 sums (16
+  // rows of 64 bytes); tiles 4-5 hold 16 rows of A's one block (32 int8, 32 bytes);
+  // tiles 6-7 hold 16 columns of B's block as 8 rows of 16 x 4 int8 (64 bytes), so
+  // that TDPBSSD sums exactly one 32-value block, never two.
+  mx_block,
+};
+
+// The tiles configured on the calling thread in `layout` for the object's lifetime and
+// released after (TILERELEASE returns the tile state to its initial one, so the kernel
+// stops saving 8 KiB on each context switch).
 class TileSession {
  public:
-  TileSession();
+  explicit TileSession(TileLayout layout);
   ~TileSession();
   TileSession(const TileSession&) = delete;
   TileSession& operator=(const TileSession&) = delete;
-};
-
-// The MX block kernel's shape (matmul/mx_matmul_amx.cpp): tiles 0-3 hold 16 x 16 int32
-// sums (16 rows of 64 bytes); tiles 4-5 hold 16 rows of A's one block (32 int8, 32
-// bytes); tiles 6-7 hold 16 columns of B's block as 8 rows of 16 x 4 int8 (64 bytes).
-// TDPBSSD then sums exactly one 32-value block, never two. Same lifetime as TileSession.
-class MxBlockTileSession {
- public:
-  MxBlockTileSession();
-  ~MxBlockTileSession();
-  MxBlockTileSession(const MxBlockTileSession&) = delete;
-  MxBlockTileSession& operator=(const MxBlockTileSession&) = delete;
 };
 
 inline constexpr std::size_t kTileRows = 16;

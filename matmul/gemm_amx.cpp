@@ -220,7 +220,7 @@ struct TileMicroKernel {
 
 void gemm_amx(const CodeMatrix& a, const CodeMatrix& b, float* s, std::size_t lds, std::size_t m, std::size_t n,
               std::size_t k) {
-  const TileSession session;
+  const TileSession session(TileLayout::full);
   const LoopNestShape shape = gemm_amx_shape();
   TilePacker packer(a, b, shape, n, k);
   run_loop_nest(shape, packer, TileMicroKernel(), s, lds, m, n, k);

@@ -10,7 +10,7 @@
 //
 // Why k = 32 tiles: one TDPBSSD sums 64 int8 along k per row, two MX blocks with
 // different scales; a 32-byte A tile (16 rows) and an 8-row B tile (16 columns of 4
-// int8 a row) make it sum one (amx_tiles.hpp, MxBlockTileSession). The rescale runs
+// int8 a row) make it sum one (amx_tiles.hpp, TileLayout::mx_block). The rescale runs
 // once per block and output, inside the loop.
 //
 // Layout. A is packed once in slivers of 32 rows: for each block, two 512-byte tiles
@@ -166,7 +166,7 @@ void mx_matmul_amx_int8(const MxRows& a, const MxRows& b, float* c, std::size_t 
   const PackedA packed_a = pack_a(a, m, k);
   const std::size_t blocks = a.blocks, slivers = (m + kSide - 1) / kSide;
   for_column_parts(n, kSide, double(m) * double(n) * double(k), [&](std::size_t begin, std::size_t end) {
-    const MxBlockTileSession session;
+    const TileSession session(TileLayout::mx_block);
     PackedPanel panel = allocate_panel(k);
     std::vector<std::int8_t> integers(k);
     for (std::size_t first = begin; first < end; first += kSide) {
