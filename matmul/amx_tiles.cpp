@@ -22,12 +22,19 @@ constexpr long kArchGetXcompPerm = 0x1022;
 constexpr long kArchReqXcompPerm = 0x1023;
 constexpr long kXfeatureTileData = 18;
 
-bool cpu_has_tiles() {
+// cpuid leaf 7's EDX, where the AMX bits are (22 AMX-BF16, 24 AMX-TILE, 25
+// AMX-INT8); 0 where the leaf is missing.
+unsigned leaf7_edx() {
   unsigned eax = 0, ebx = 0, ecx = 0, edx = 0;
-  if (__get_cpuid_count(7, 0, &eax, &ebx, &ecx, &edx) == 0) return false;
-  const bool amx_bf16 = (edx >> 22) & 1, amx_tile = (edx >> 24) & 1;
+  return __get_cpuid_count(7, 0, &eax, &ebx, &ecx, &edx) != 0 ? edx : 0;
+}
+
+bool cpu_has_tiles() {
+  const unsigned features = leaf7_edx();
+  const bool amx_bf16 = (features >> 22) & 1, amx_tile = (features >> 24) & 1;
   if (!amx_bf16 || !amx_tile) return false;
   // OSXSAVE, then the system's XCR0: tile configuration (bit 17) and data (bit 18).
+  unsigned eax = 0, ebx = 0, ecx = 0, edx = 0;
   if (__get_cpuid(1, &eax, &ebx, &ecx, &edx) == 0 || !((ecx >> 27) & 1)) return false;
   std::uint32_t xcr0_low = 0, xcr0_high = 0;
   __asm__ volatile("xgetbv" : "=a"(xcr0_low), "=d"(xcr0_high) : "c"(0));
@@ -67,11 +74,6 @@ TileConfiguration mx_block_tiles() {
   return configuration;
 }
 
-bool cpu_has_int8_tiles() {
-  unsigned eax = 0, ebx = 0, ecx = 0, edx = 0;
-  return __get_cpuid_count(7, 0, &eax, &ebx, &ecx, &edx) != 0 && ((edx >> 25) & 1);
-}
-
 SOFTFLOAT_AMX_TARGET void load_configuration(TileLayout layout) {
   static const TileConfiguration full = full_tiles(), mx_block = mx_block_tiles();
   _tile_loadconfig(layout == TileLayout::full ? &full : &mx_block);
@@ -92,7 +94,7 @@ bool amx_usable() {
 
 bool amx_int8_usable() {
 #if SOFTFLOAT_HAVE_AMX
-  static const bool int8 = cpu_has_int8_tiles();
+  static const bool int8 = (leaf7_edx() >> 25) & 1;
   return int8 && amx_usable();
 #else
   return false;
