@@ -44,11 +44,11 @@ Table format_table(const std::vector<std::string>& specs) {
     table.rows.push_back({format_name(f), std::to_string(f.total_bits()), std::to_string(f.exponent_bits),
                           std::to_string(f.mantissa_bits), std::to_string(f.bias),
                           max_text(f),
-                          power_of_two_or_decimal(decode(min_normal, f)),
-                          f.has_subnormals() ? power_of_two_or_decimal(decode(1, f)) : "none",
+                          power_of_two_with_value(decode(min_normal, f)),
+                          f.has_subnormals() ? power_of_two_with_value(decode(1, f)) : "none",
                           power_of_two_or_decimal(epsilon), special_values(f), std::to_string(p * p)});
   }
-  table.notes = {"max: exact, or ~ 8 significant digits; epsilon = 2^-M, the gap above 1; "
+  table.notes = {"max: exact, or ~ 8 significant digits; min normal and min subnormal: = exact, ~ 5 significant digits; epsilon = 2^-M, the gap above 1; "
                  "multiplier cells = (M + 1)^2, the partial products of an array multiplier."};
   return table;
 }

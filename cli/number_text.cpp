@@ -2,6 +2,7 @@
 #include "cli/number_text.hpp"
 
 #include <bit>
+#include <cmath>
 #include <cstdio>
 
 #include "softfloat/decimal.hpp"
@@ -59,6 +60,38 @@ std::string power_of_two_or_decimal(const ExactValue& value) {
     return std::string(value.negative ? "-" : "") + "2^" + std::to_string(exponent);
   }
   return exact_decimal(value);
+}
+
+namespace {
+
+// 2^exponent in five significant digits, as printf's %.5g would print it. Past double's
+// range the decimal exponent and digits come from exponent * log10(2): its fractional
+// part keeps some 12 correct digits for |exponent| < 2^20, far more than five need.
+std::string approximate_power_of_two(int exponent) {
+  if (exponent >= -1074 && exponent <= 1023) return significant(std::ldexp(1.0, exponent), 5);
+  const double decimal_exponent = exponent * std::log10(2.0);
+  int power = static_cast<int>(std::floor(decimal_exponent));
+  double digits = std::pow(10.0, decimal_exponent - power);
+  if (digits >= 9.99995) {  // would print as 10.0000
+    digits /= 10;
+    ++power;
+  }
+  char text[64];
+  std::snprintf(text, sizeof text, "%.4fe%c%02d", digits, power < 0 ? '-' : '+', std::abs(power));
+  return text;
+}
+
+}  // namespace
+
+std::string power_of_two_with_value(const ExactValue& value) {
+  if (value.kind != ValueClass::finite || value.sticky || !std::has_single_bit(value.significand))
+    return exact_decimal(value);
+  const int exponent = value.exponent + std::countr_zero(value.significand);
+  const std::string sign = value.negative ? "-" : "";
+  const std::string power = sign + "2^" + std::to_string(exponent);
+  // 2^-8 = 0.00390625 and 2^33 = 8589934592 are the widest exact decimals shown.
+  if (exponent >= -8 && exponent <= 33) return power + " = " + exact_decimal(value);
+  return power + " ~ " + sign + approximate_power_of_two(exponent);
 }
 
 }  // namespace softfloat::cli

@@ -24,5 +24,9 @@ double to_double(const ExactValue& value);
 std::string compact_exact(const ExactValue& value, std::size_t max_length = 20);
 // "2^-24" for a power of two; otherwise the exact decimal.
 std::string power_of_two_or_decimal(const ExactValue& value);
+// A power of two with its value beside it, for readers who think in decimals: exact when
+// short ("2^-6 = 0.015625"), else five significant digits ("2^-126 ~ 1.1755e-38"), also
+// beyond double's range ("2^-16494 ~ 6.4752e-4966"); anything else as its exact decimal.
+std::string power_of_two_with_value(const ExactValue& value);
 
 }  // namespace softfloat::cli
