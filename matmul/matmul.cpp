@@ -17,6 +17,7 @@
 #include "matmul/kernel_choice.hpp"
 #include "matmul/paths.hpp"
 #include "simd/float_environment.hpp"
+#include "simd/memory_checks.hpp"
 #include "softfloat/format_spec.hpp"
 #include "softfloat/matmul.hpp"
 
@@ -48,6 +49,12 @@ bool addressable(std::size_t rows, std::size_t columns, std::size_t ld, std::siz
   return columns <= most && (rows <= 1 || ld <= (most - columns) / (rows - 1));
 }
 
+// The bytes from the first element of a rows x columns matrix to its last (addressable()
+// has been checked).
+std::size_t span_bytes(std::size_t rows, std::size_t columns, std::size_t ld, std::size_t size) {
+  return rows == 0 || columns == 0 ? 0 : ((rows - 1) * ld + columns) * size;
+}
+
 void check_operand(const detail::MatmulOperand& x, const char* name, const char* ld_name, std::size_t rows,
                    std::size_t columns, const char* rows_name, const char* columns_name) {
   check_format(x.format, name);
@@ -77,6 +84,10 @@ void check_arguments(const detail::MatmulOperand& a, const detail::MatmulOperand
     if (c == nullptr) fail("C is null with m = " + std::to_string(m) + " and n = " + std::to_string(n));
     if (!addressable(m, n, ldc, sizeof(float))) fail("C is too large to address");
   }
+  // C is written while A and B are still read: it must share no byte with them.
+  const std::size_t c_bytes = span_bytes(m, n, ldc, sizeof(float));
+  detail::check_disjoint(kWhere, c, c_bytes, "C", a.codes, span_bytes(m, k, a.ld, a.code_bytes), "A");
+  detail::check_disjoint(kWhere, c, c_bytes, "C", b.codes, span_bytes(k, n, b.ld, b.code_bytes), "B");
 }
 
 std::atomic<MatmulSummation> summation_setting{MatmulSummation::fastest};

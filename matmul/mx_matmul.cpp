@@ -5,10 +5,12 @@
 #include <limits>
 #include <stdexcept>
 #include <string>
+#include <tuple>
 
 #include "matmul/column_parts.hpp"
 #include "matmul/mx_integers.hpp"
 #include "simd/float_environment.hpp"
+#include "simd/memory_checks.hpp"
 
 namespace softfloat {
 
@@ -101,6 +103,14 @@ void mx_matmul(const MxOperand& a, const MxOperand& b_transposed, float* c, std:
   check_shape(m, n, k, c);
   const matmul_detail::MxRows a_rows = check_operand(a, "A", m, "m", k);
   const matmul_detail::MxRows b_rows = check_operand(b_transposed, "B (transposed)", n, "n", k);
+  // C is written while the operands are still read: it must share no byte with them.
+  const std::size_t c_bytes = m * n * sizeof(float);  // addressable: check_shape
+  for (const auto& [x, rows, name] : {std::tuple{&a, m, "A"}, std::tuple{&b_transposed, n, "B (transposed)"}}) {
+    const std::string elements = std::string(name) + "'s elements", scales = std::string(name) + "'s scales";
+    detail::check_disjoint(kWhere, c, c_bytes, "C", x->elements, rows * mx::element_bytes(x->element, k),
+                           elements.c_str());
+    detail::check_disjoint(kWhere, c, c_bytes, "C", x->scales, rows * (k / kMxMatmulBlock), scales.c_str());
+  }
   if (m == 0 || n == 0) return;
   if (kernel == MxMatmulKernel::none) fail("the kernel none computes nothing; name exact_scalar, avx512_vnni or amx_int8");
   if (!kernel_applies(kernel, a.element, b_transposed.element))

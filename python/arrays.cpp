@@ -166,6 +166,7 @@ py::array pack(const py::object& codes, int bits) {
   const CodeInput input = read_code_input(codes, "pack_codes", false);
   if (input.code_bytes != 1)
     throw py::type_error("softfloat.pack_codes: expected uint8 codes, got " + dtype_name(input.array));
+  check_code_width(input.data(), 1, 1, input.size, input.size, width, "the", "pack_codes");
   const std::size_t n = input.size;
   const std::size_t bytes = packed_bytes(width, n);
   auto out = new_array<std::uint8_t>(Shape{py::ssize_t(bytes)});

@@ -241,18 +241,24 @@ void round_trip_values(const void* in, FloatType in_type, std::size_t n, void* o
 }
 
 void check_codes_fit(const void* codes, int code_bytes, std::size_t n, const Format& format, const char* function) {
-  const int bits = format.total_bits();
+  check_code_width(codes, code_bytes, 1, n, n, format.total_bits(), format_name(format) + "'s", function);
+}
+
+void check_code_width(const void* codes, int code_bytes, std::size_t rows, std::size_t columns,
+                      std::size_t leading_dimension, int bits, const std::string& what, const char* function) {
   if (bits >= 8 * code_bytes) return;
   with_code_bytes(code_bytes, [&]<class Code>(Code*) {
     const Code* in = static_cast<const Code*>(codes);
     const Code outside = Code(~((std::uint64_t{1} << bits) - 1));
     Code seen = 0;
-    for (std::size_t i = 0; i < n; ++i) seen |= in[i];  // one pass, vectorised; the search only on failure
+    for (std::size_t r = 0; r < rows; ++r)  // one pass, vectorised; the search only on failure
+      for (std::size_t c = 0; c < columns; ++c) seen |= in[r * leading_dimension + c];
     if ((seen & outside) == 0) return;
     std::size_t i = 0;
-    while ((in[i] & outside) == 0) ++i;
-    throw py::value_error(std::string("softfloat.") + function + ": code " + std::to_string(std::uint64_t(in[i])) +
-                          " at flat index " + std::to_string(i) + " does not fit " + format_name(format) + "'s " +
+    while ((in[i / columns * leading_dimension + i % columns] & outside) == 0) ++i;
+    const std::uint64_t code = in[i / columns * leading_dimension + i % columns];
+    throw py::value_error(std::string("softfloat.") + function + ": code " + std::to_string(code) +
+                          " at flat index " + std::to_string(i) + " does not fit " + what + " " +
                           std::to_string(bits) + " bits (codes lie in [0, 2**" + std::to_string(bits) + "))");
   });
 }

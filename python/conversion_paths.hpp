@@ -40,5 +40,10 @@ void round_trip_values(const void* in, FloatType in_type, std::size_t n, void* o
 // ValueError, naming `function`, the first offending index and code, when a code has
 // bits set above the format's width (which would otherwise be silently dropped).
 void check_codes_fit(const void* codes, int code_bytes, std::size_t n, const Format& format, const char* function);
+// The same for codes of `bits` bits that `what` describes ("e4m3's", "the"), in `rows`
+// rows of `columns` codes that start `leading_dimension` codes apart (the flat index
+// counts the codes of the rows only).
+void check_code_width(const void* codes, int code_bytes, std::size_t rows, std::size_t columns,
+                      std::size_t leading_dimension, int bits, const std::string& what, const char* function);
 
 }  // namespace softfloat::python

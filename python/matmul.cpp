@@ -9,6 +9,7 @@
 #include "python/array_access.hpp"
 #include "python/bindings.hpp"
 #include "python/conversion_options.hpp"
+#include "python/conversion_paths.hpp"
 #include "softfloat/format_spec.hpp"
 #include "softfloat/matmul.hpp"
 
@@ -114,6 +115,11 @@ py::array matmul(const py::object& a_codes, const py::object& b_codes, const std
       throw py::value_error(std::string("softfloat.matmul: ") + which + " holds " + format_name(*format) +
                             " codes of " + std::to_string(format->total_bits()) + " bits, which do not fit its " +
                             std::to_string(8 * matrix->code_bytes) + "-bit dtype");
+  for (const auto& [matrix, format, which] :
+       {std::tuple{&a, &format_a, "a_codes"}, std::tuple{&b, &format_b, "b_codes"}})
+    check_code_width(matrix->array.data(), matrix->code_bytes, matrix->rows, matrix->columns,
+                     matrix->leading_dimension, format->total_bits(), format_name(*format) + "'s",
+                     (std::string("matmul: ") + which).c_str());
   const std::size_t m = a.rows, n = b.columns, k = a.columns;
   auto out = new_array<float>(Shape{py::ssize_t(m), py::ssize_t(n)});
   float* c = mutable_data(out);

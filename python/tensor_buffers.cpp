@@ -5,11 +5,13 @@
 // They are private (underscored): softfloat.torch checks dtype, device, contiguity and
 // sizes before it calls them, and keeps the tensors alive across the call.
 #include <cstdint>
+#include <stdexcept>
 #include <string>
 
 #include "python/array_access.hpp"
 #include "python/bindings.hpp"
 #include "python/conversion_paths.hpp"
+#include "simd/memory_checks.hpp"
 #include "softfloat/format_spec.hpp"
 
 namespace softfloat::python {
@@ -30,12 +32,37 @@ int read_code_bytes(int code_bytes, const Format& format, const char* function) 
   return code_bytes;
 }
 
+std::size_t value_bytes(FloatType type) {
+  switch (type) {
+    case FloatType::float32: return 4;
+    case FloatType::float64: return 8;
+    case FloatType::float16:
+    case FloatType::bfloat16: return 2;
+  }
+  return 0;
+}
+
+// `out=` may be x itself (the same dtype), never another view of x's memory: the rule of
+// the C++ array functions (simd/memory_checks.hpp), as a ValueError.
+void check_in_place(const void* in, FloatType in_type, std::size_t n, const void* out, FloatType out_type,
+                    const char* function) {
+  try {
+    const std::string where = std::string("softfloat.") + function + ": ";
+    const std::size_t in_size = value_bytes(in_type), out_size = value_bytes(out_type);
+    softfloat::detail::check_in_place(where, in, softfloat::detail::checked_bytes(where, n, in_size, "values"), in_size,
+                                      out, softfloat::detail::checked_bytes(where, n, out_size, "values"), out_size);
+  } catch (const std::invalid_argument& error) {
+    throw py::value_error(error.what());
+  }
+}
+
 void round_trip_buffer(std::uintptr_t in, const std::string& in_type, std::uintptr_t out, const std::string& out_type,
                        std::size_t n, const std::string& format, const std::string& rounding, bool saturate,
                        const py::object& seed, const py::object& offset) {
   const char* function = "torch.quantize";
   const ConversionOptions options = read_conversion_options(function, format, rounding, saturate, seed, offset);
   const FloatType from = read_float_type(in_type, function), to = read_float_type(out_type, function);
+  check_in_place(address(in), from, n, address(out), to, function);
   run_without_gil(n, [&] { round_trip_values(address(in), from, n, mutable_address(out), to, options); });
 }
 

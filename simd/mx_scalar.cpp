@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "simd/memory_checks.hpp"
 #include "softfloat/exact_value.hpp"
 #include "softfloat/mx.hpp"
 #include "softfloat/named_formats.hpp"
@@ -94,6 +95,17 @@ void check_sizes(const char* function, std::size_t n, std::size_t element_bytes_
     throw std::invalid_argument(where(function) + "the scale buffer has " + std::to_string(scale_count_have) +
                                 " entries; " + std::to_string(n) + " values in blocks of " +
                                 std::to_string(options.block_size) + " need " + std::to_string(need_scales));
+}
+
+// The float array of n values, the element bytes and the scales touched: three separate
+// buffers (codes are smaller than floats, so neither direction can run in place).
+void check_separate(const char* function, const float* values, std::size_t n, const std::uint8_t* elements,
+                    std::size_t element_bytes_used, const std::uint8_t* scales, std::size_t scales_used) {
+  const std::string at = where(function);
+  const std::size_t value_bytes = softfloat::detail::checked_bytes(at, n, sizeof(float), "values");
+  softfloat::detail::check_disjoint(at, values, value_bytes, "float array", elements, element_bytes_used, "elements");
+  softfloat::detail::check_disjoint(at, values, value_bytes, "float array", scales, scales_used, "scales");
+  softfloat::detail::check_disjoint(at, elements, element_bytes_used, "elements", scales, scales_used, "scales");
 }
 
 // Sign-magnitude code of kInt8Grid <-> MXINT8's two's complement byte. -0 becomes 0.
@@ -245,6 +257,7 @@ void check_quantize_arguments(const char* function, const float* in, std::size_t
   if (n > 0 && (in == nullptr || elements == nullptr || scales == nullptr))
     throw std::invalid_argument(where(function) + "null pointer with n = " + std::to_string(n));
   check_sizes(function, n, element_bytes_have, scale_count_have, element, options);
+  check_separate(function, in, n, elements, element_bytes(element, n), scales, scale_count(n, options));
 }
 
 void check_round_trip_arguments(const char* function, const float* in, std::size_t n, const float* out,
@@ -252,6 +265,8 @@ void check_round_trip_arguments(const char* function, const float* in, std::size
   check_options(function, element, options);
   if (n > 0 && (in == nullptr || out == nullptr))
     throw std::invalid_argument(where(function) + "null pointer with n = " + std::to_string(n));
+  const std::size_t bytes = softfloat::detail::checked_bytes(where(function), n, sizeof(float), "values");
+  softfloat::detail::check_in_place(where(function), in, bytes, sizeof(float), out, bytes, sizeof(float));
 }
 
 void check_dequantize_arguments(const char* function, const std::uint8_t* elements, std::size_t element_bytes_have,
@@ -261,6 +276,7 @@ void check_dequantize_arguments(const char* function, const std::uint8_t* elemen
   if (n > 0 && (elements == nullptr || scales == nullptr || out == nullptr))
     throw std::invalid_argument(where(function) + "null pointer with n = " + std::to_string(n));
   check_sizes(function, n, element_bytes_have, scale_count_have, element, options);
+  check_separate(function, out, n, elements, element_bytes(element, n), scales, scale_count(n, options));
 }
 
 }  // namespace detail

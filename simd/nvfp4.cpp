@@ -19,6 +19,7 @@
 
 #include "simd/array_paths.hpp"
 #include "simd/float_environment.hpp"
+#include "simd/memory_checks.hpp"
 #include "simd/mx_kernels.hpp"
 #include "softfloat/arithmetic.hpp"
 #include "softfloat/named_formats.hpp"
@@ -45,6 +46,16 @@ void check_sizes(const char* function, std::size_t n, std::size_t element_bytes_
     throw std::invalid_argument(where(function) + "the scale buffer has " + std::to_string(scale_count_have) +
                                 " entries; " + std::to_string(n) + " values need " + std::to_string(scale_count(n)));
 }
+// The float array, the element bytes and the scales: separate buffers (codes are
+// smaller than floats, so neither direction can run in place).
+void check_separate(const char* function, const float* values, std::size_t n, const std::uint8_t* elements,
+                    const std::uint8_t* scales) {
+  const std::string at = where(function);
+  const std::size_t value_bytes = softfloat::detail::checked_bytes(at, n, sizeof(float), "values");
+  softfloat::detail::check_disjoint(at, values, value_bytes, "float array", elements, element_bytes(n), "elements");
+  softfloat::detail::check_disjoint(at, values, value_bytes, "float array", scales, scale_count(n), "scales");
+  softfloat::detail::check_disjoint(at, elements, element_bytes(n), "elements", scales, scale_count(n), "scales");
+}
 void check_quantize(const char* function, const float* in, std::size_t n, const std::uint8_t* elements,
                     std::size_t element_bytes_have, const std::uint8_t* scales, std::size_t scale_count_have,
                     const float* tensor_amax) {
@@ -52,12 +63,20 @@ void check_quantize(const char* function, const float* in, std::size_t n, const 
   if (n > 0 && (in == nullptr || elements == nullptr || scales == nullptr))
     throw std::invalid_argument(where(function) + "null pointer with n = " + std::to_string(n));
   check_sizes(function, n, element_bytes_have, scale_count_have);
+  check_separate(function, in, n, elements, scales);
+  softfloat::detail::check_disjoint(where(function), tensor_amax, sizeof(float), "tensor_amax", in,
+                                    n * sizeof(float), "float array");
+  softfloat::detail::check_disjoint(where(function), tensor_amax, sizeof(float), "tensor_amax", elements,
+                                    element_bytes(n), "elements");
+  softfloat::detail::check_disjoint(where(function), tensor_amax, sizeof(float), "tensor_amax", scales,
+                                    scale_count(n), "scales");
 }
 void check_dequantize(const char* function, const std::uint8_t* elements, std::size_t element_bytes_have,
                       const std::uint8_t* scales, std::size_t scale_count_have, std::size_t n, const float* out) {
   if (n > 0 && (elements == nullptr || scales == nullptr || out == nullptr))
     throw std::invalid_argument(where(function) + "null pointer with n = " + std::to_string(n));
   check_sizes(function, n, element_bytes_have, scale_count_have);
+  check_separate(function, out, n, elements, scales);
 }
 
 bool is_nan_scale(std::uint8_t code) { return (code & 0x7F) == 0x7F; }

@@ -23,6 +23,7 @@
 #include <string>
 
 #include "simd/array_paths.hpp"
+#include "simd/memory_checks.hpp"
 #include "simd/parallel.hpp"
 #include "softfloat/format_spec.hpp"
 #include "softfloat/simd.hpp"
@@ -78,6 +79,9 @@ void check_buffers(const void* values, const void* packed, std::size_t n, std::s
   if (have < need)
     throw std::invalid_argument(where + "the " + which + " buffer has " + std::to_string(have) + " bytes; " +
                                 std::to_string(n) + " values need " + std::to_string(need) + " bytes");
+  // Packed codes are smaller than floats, so no conversion can run in place here.
+  softfloat::detail::check_disjoint(where, values, softfloat::detail::checked_bytes(where, n, sizeof(float), "values"),
+                                    "float array", packed, need, "packed buffer");
 }
 
 // codes[0, count) -> packed bytes; count is a multiple of the group size (2 or 4).

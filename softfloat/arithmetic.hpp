@@ -8,6 +8,8 @@
 #pragma once
 
 #include <cstdint>
+#include <stdexcept>
+#include <string>
 
 #include "softfloat/exact_value.hpp"
 #include "softfloat/float.hpp"
@@ -105,6 +107,20 @@ constexpr ExactValue exact_fma(const ExactValue& a, const ExactValue& b, const E
   return sum;
 }
 
+// The decoded value of an operand code. A code with bits above the format's width
+// names no value of it (a caller's mistake: a code of another format, or garbage), so it
+// is refused rather than silently masked; the typed operators cannot pass one.
+constexpr ExactValue operand(std::uint64_t code, const Format& f, const char* function) {
+  if (!f.valid())
+    throw std::invalid_argument(std::string("softfloat::runtime::") + function + ": invalid format: " +
+                                std::string(describe(f.problem())));
+  if (f.total_bits() < 64 && (code >> f.total_bits()) != 0)
+    throw std::invalid_argument(std::string("softfloat::runtime::") + function + ": code " + std::to_string(code) +
+                                " does not fit the format's " + std::to_string(f.total_bits()) +
+                                " bits (codes lie in [0, 2^" + std::to_string(f.total_bits()) + "))");
+  return decode(code, f);
+}
+
 }  // namespace detail
 
 // The same operations on codes of a runtime Format, for code that picks formats at
@@ -114,42 +130,47 @@ namespace runtime {
 constexpr std::uint64_t add(std::uint64_t a, std::uint64_t b, const Format& f,
                             Rounding mode = Rounding::nearest_even, Overflow policy = Overflow::standard,
                             std::uint32_t random = 0) {
-  return round_to_format(detail::exact_sum(decode(a, f), decode(b, f), mode), f, mode, policy, random);
+  return round_to_format(detail::exact_sum(detail::operand(a, f, "add"), detail::operand(b, f, "add"), mode), f, mode,
+                         policy, random);
 }
 // a - b is a + (-b), except that a NaN operand propagates unchanged (as the x86
 // and Arm instructions do), so its sign is not flipped.
 constexpr std::uint64_t subtract(std::uint64_t a, std::uint64_t b, const Format& f,
                                  Rounding mode = Rounding::nearest_even, Overflow policy = Overflow::standard,
                                  std::uint32_t random = 0) {
-  const ExactValue subtrahend = decode(b, f);
+  const ExactValue subtrahend = detail::operand(b, f, "subtract");
   return round_to_format(
-      detail::exact_sum(decode(a, f), detail::is_nan(subtrahend) ? subtrahend : detail::negated(subtrahend), mode),
+      detail::exact_sum(detail::operand(a, f, "subtract"),
+                        detail::is_nan(subtrahend) ? subtrahend : detail::negated(subtrahend), mode),
       f, mode, policy, random);
 }
 constexpr std::uint64_t multiply(std::uint64_t a, std::uint64_t b, const Format& f,
                                  Rounding mode = Rounding::nearest_even, Overflow policy = Overflow::standard,
                                  std::uint32_t random = 0) {
-  return round_to_format(detail::exact_product(decode(a, f), decode(b, f)), f, mode, policy, random);
+  return round_to_format(detail::exact_product(detail::operand(a, f, "multiply"), detail::operand(b, f, "multiply")),
+                         f, mode, policy, random);
 }
 constexpr std::uint64_t divide(std::uint64_t a, std::uint64_t b, const Format& f,
                                Rounding mode = Rounding::nearest_even, Overflow policy = Overflow::standard,
                                std::uint32_t random = 0) {
-  return round_to_format(detail::exact_quotient(decode(a, f), decode(b, f)), f, mode, policy, random);
+  return round_to_format(detail::exact_quotient(detail::operand(a, f, "divide"), detail::operand(b, f, "divide")), f,
+                         mode, policy, random);
 }
 constexpr std::uint64_t fma(std::uint64_t a, std::uint64_t b, std::uint64_t c, const Format& f,
                             Rounding mode = Rounding::nearest_even, Overflow policy = Overflow::standard,
                             std::uint32_t random = 0) {
-  return round_to_format(detail::exact_fma(decode(a, f), decode(b, f), decode(c, f), mode), f, mode,
-                         policy, random);
+  return round_to_format(
+      detail::exact_fma(detail::operand(a, f, "fma"), detail::operand(b, f, "fma"), detail::operand(c, f, "fma"), mode),
+      f, mode, policy, random);
 }
 constexpr std::uint64_t sqrt(std::uint64_t a, const Format& f, Rounding mode = Rounding::nearest_even,
                              Overflow policy = Overflow::standard, std::uint32_t random = 0) {
-  return round_to_format(detail::exact_square_root(decode(a, f)), f, mode, policy, random);
+  return round_to_format(detail::exact_square_root(detail::operand(a, f, "sqrt")), f, mode, policy, random);
 }
 // Exact: flips the sign (-0 becomes +0 where there is no negative zero; negating a
 // nonzero value of an unsigned format gives NaN).
 constexpr std::uint64_t negate(std::uint64_t a, const Format& f) {
-  return round_to_format(detail::negated(decode(a, f)), f);
+  return round_to_format(detail::negated(detail::operand(a, f, "negate")), f);
 }
 
 }  // namespace runtime

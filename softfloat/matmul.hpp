@@ -97,8 +97,8 @@
 // Bad arguments throw std::invalid_argument with a message: a null pointer for a
 // matrix with elements, a leading dimension smaller than the row length (lda < k,
 // ldb < n, ldc < n), a format that is not valid or has more bits than its code type,
-// a matrix too large to address. Sizes of zero are allowed (C is then left as it is
-// when m or n is 0, and is alpha * 0 + beta * C when k is 0).
+// a matrix too large to address, C overlapping A or B. Sizes of zero are allowed (C
+// is then left as it is when m or n is 0, and is alpha * 0 + beta * C when k is 0).
 #pragma once
 
 #include <concepts>

@@ -57,7 +57,8 @@
 // block_size) and has scales[b]; the last block may be shorter. For the packed kinds the
 // block size must keep every block on a byte boundary (a multiple of 2 for E2M1, of 4
 // for E3M2 / E2M3). Bad arguments (null pointers with n > 0, buffers too short, block
-// size 0 or not such a multiple, an unknown kind) throw std::invalid_argument.
+// size 0 or not such a multiple, an unknown kind, element, scale and float buffers that
+// overlap) throw std::invalid_argument naming the function.
 //
 // quantize / dequantize take the vectorised path (Highway, dispatched at run time; arrays
 // of at least 2^16 values per thread use softfloat::set_num_threads threads);

@@ -83,7 +83,7 @@
 // with elements, buffers shorter than the rows need (m * element_bytes(kind, k) element
 // bytes and m * k / 32 scales for A; the same with n for B), k not a multiple of 32, an
 // MXFP8 or unknown kind, sizes whose product overflows. Sizes of zero are allowed (k = 0
-// gives C = 0). C is dense (row i at c + i * n) and must not overlap A or B.
+// gives C = 0). C is dense (row i at c + i * n) and must not overlap A or B (refused).
 #pragma once
 
 #include <cstddef>

@@ -23,7 +23,8 @@
 // quantize/dequantize are vectorised (Highway, runtime dispatch; one thread);
 // scalar_quantize/scalar_dequantize go through round_to_format() and the library's
 // correctly rounded fp32 arithmetic value by value and give the same bits. Bad arguments
-// (null pointers with n > 0, buffers too short) throw std::invalid_argument.
+// (null pointers with n > 0, buffers too short, buffers that overlap) throw
+// std::invalid_argument naming the function.
 #pragma once
 
 #include <cstddef>

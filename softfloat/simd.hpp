@@ -2,7 +2,10 @@
 // run time to the best instruction set of the CPU (SSSE3, SSE4, AVX2, AVX-512).
 // Bit for bit the same as the scalar Float(float).bits() / float(Float::from_bits())
 // for every input, on every target; any n, any alignment; nothing outside out[0, n)
-// is written. Bad arguments throw std::invalid_argument with a message.
+// is written. Bad arguments throw std::invalid_argument with a message naming the
+// function. In place (out == in) is allowed where input and output elements have one
+// size (round_trip; float <-> uint32_t codes) and gives the out-of-place bits; any other
+// overlap of the two arrays throws (simd/memory_checks.hpp).
 //
 //   float x[4] = {1.0f, 0.3f, 500.0f, -0.0f};
 //   std::uint8_t codes[4];
