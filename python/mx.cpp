@@ -10,6 +10,7 @@
 // element_bytes(row length) bytes per row); the scale codes as uint8 with
 // ceil(row length / block_size) entries per row. Stochastic rounding numbers the elements
 // in C order with the axis moved last: element i draws random_bits(seed, offset + i).
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -33,9 +34,14 @@ mx::Element read_element(const std::string& name, const char* function) {
   }
 }
 
-mx::Options read_options(std::size_t block_size, const std::string& scale_rule, const char* function) {
+// block_size arrives signed, so that a negative one is a ValueError naming it rather than
+// pybind11's TypeError about the signature.
+mx::Options read_options(std::int64_t block_size, const std::string& scale_rule, const char* function) {
+  if (block_size < 1)
+    throw py::value_error(where(function) + "block_size must be a positive number of values, not " +
+                          std::to_string(block_size));
   mx::Options options;
-  options.block_size = block_size;
+  options.block_size = std::size_t(block_size);
   try {
     options.rule = mx::parse_scale_rule(scale_rule);
   } catch (const std::invalid_argument& error) {
@@ -44,11 +50,10 @@ mx::Options read_options(std::size_t block_size, const std::string& scale_rule, 
   return options;
 }
 
-// The element rounding and its stream, checked by the library's own rule (mx.hpp).
-void read_element_rounding(mx::Options& options, mx::Element element, const std::string& rounding,
-                           const py::object& seed, const py::object& offset, const char* function) {
-  options.rounding = read_rounding(rounding, function);
-  options.random = read_random_stream(function, options.rounding, seed, offset);
+// The block size (whole bytes per block for the packed kinds) and the element rounding,
+// checked by the library's own rule (mx.hpp) before any work, so that the error names
+// the Python function.
+void check_options(mx::Element element, const mx::Options& options, const char* function) {
   try {
     mx::detail::check_round_trip_arguments("round_trip", nullptr, 0, nullptr, element, options);
   } catch (const std::invalid_argument& error) {
@@ -57,12 +62,20 @@ void read_element_rounding(mx::Options& options, mx::Element element, const std:
   }
 }
 
+// The element rounding and its stream, checked.
+void read_element_rounding(mx::Options& options, mx::Element element, const std::string& rounding,
+                           const py::object& seed, const py::object& offset, const char* function) {
+  options.rounding = read_rounding(rounding, function);
+  options.random = read_random_stream(function, options.rounding, seed, offset);
+  check_options(element, options, function);
+}
+
 // The element kind and options of a quantizing call, checked.
 struct MxCall {
   mx::Element element;
   mx::Options options;
 };
-MxCall read_mx_call(const char* function, const std::string& element_name, std::size_t block_size,
+MxCall read_mx_call(const char* function, const std::string& element_name, std::int64_t block_size,
                     const std::string& scale_rule, const std::string& rounding, const py::object& seed,
                     const py::object& offset) {
   MxCall call{read_element(element_name, function), read_options(block_size, scale_rule, function)};
@@ -129,7 +142,7 @@ FloatInput float32_input(const py::object& array, int& axis, const char* functio
   return input;
 }
 
-py::tuple mx_quantize(const py::object& array, const std::string& element_name, std::size_t block_size,
+py::tuple mx_quantize(const py::object& array, const std::string& element_name, std::int64_t block_size,
                       const std::string& scale_rule, int axis, const std::string& rounding, const py::object& seed,
                       const py::object& offset) {
   const char* function = "mx_quantize";
@@ -157,7 +170,7 @@ py::tuple mx_quantize(const py::object& array, const std::string& element_name, 
   return py::make_tuple(moved(elements, last, axis), moved(scales, last, axis));
 }
 
-py::object mx_round_trip(const py::object& array, const std::string& element_name, std::size_t block_size,
+py::object mx_round_trip(const py::object& array, const std::string& element_name, std::int64_t block_size,
                          const std::string& scale_rule, int axis, const std::string& rounding, const py::object& seed,
                          const py::object& offset) {
   const char* function = "mx_round_trip";
@@ -199,17 +212,31 @@ void check_same_rows(const Shape& a, const Shape& b, const char* function, const
 // The row length of packed or byte elements: `length`, or as many as the bytes hold.
 std::size_t read_row_length(const py::object& length, std::size_t row_bytes, int bits, const char* function) {
   if (length.is_none()) return row_bytes * 8 / std::size_t(bits);
-  const py::ssize_t given = length.cast<py::ssize_t>();
+  // Any object with __index__ (int, numpy.int64); others are a TypeError, not pybind11's
+  // cast_error (a RuntimeError).
+  PyObject* index = PyNumber_Index(length.ptr());
+  if (index == nullptr) {
+    PyErr_Clear();
+    throw py::type_error(where(function) + "length must be an integer or None, not " +
+                         std::string(py::str(py::type::of(length).attr("__name__"))));
+  }
+  const long long given = PyLong_AsLongLong(index);
+  Py_DECREF(index);
+  if (given == -1 && PyErr_Occurred()) {
+    PyErr_Clear();
+    throw py::value_error(where(function) + "length " + std::string(py::repr(length)) + " is out of range");
+  }
   if (given < 0) throw py::value_error(where(function) + "length must not be negative");
   return std::size_t(given);
 }
 
 py::object mx_dequantize(const py::object& elements_argument, const py::object& scales_argument,
-                         const std::string& element_name, std::size_t block_size, const py::object& length,
+                         const std::string& element_name, std::int64_t block_size, const py::object& length,
                          int axis) {
   const char* function = "mx_dequantize";
   const mx::Element element = read_element(element_name, function);
   const mx::Options options = read_options(block_size, "floor", function);
+  check_options(element, options, function);
   const CodeInput elements = byte_codes(elements_argument, axis, function, "elements");
   const CodeInput scales = byte_codes(scales_argument, axis, function, "scales");
   check_same_rows(elements.shape, scales.shape, function, "scales");
@@ -328,7 +355,7 @@ py::object nvfp4_round_trip(const py::object& array, int axis, const std::string
 
 // The torch layer's entry points: contiguous float32 rows by address (tensor_buffers.cpp).
 void mx_round_trip_buffer(std::uintptr_t in, std::uintptr_t out, std::size_t rows, std::size_t row_length,
-                          const std::string& element_name, std::size_t block_size, const std::string& scale_rule,
+                          const std::string& element_name, std::int64_t block_size, const std::string& scale_rule,
                           const std::string& rounding, const py::object& seed, const py::object& offset) {
   const char* function = "torch.mx_quantize";
   const MxCall call = read_mx_call(function, element_name, block_size, scale_rule, rounding, seed, offset);
@@ -358,7 +385,7 @@ void nvfp4_round_trip_buffer(std::uintptr_t in, std::uintptr_t out, std::size_t 
 // softfloat.torch.distributed's wire: one flat run of n values, codes written into and
 // read from the caller's memory (the payload and the result), no array in between.
 void mx_quantize_buffer(std::uintptr_t in, std::uintptr_t elements, std::uintptr_t scales, std::size_t n,
-                        const std::string& element_name, std::size_t block_size, const std::string& rounding,
+                        const std::string& element_name, std::int64_t block_size, const std::string& rounding,
                         const py::object& seed) {
   const MxCall call = read_mx_call("torch.distributed", element_name, block_size, "floor", rounding, seed, py::int_(0));
   run_without_gil(n, [&] {
@@ -369,10 +396,11 @@ void mx_quantize_buffer(std::uintptr_t in, std::uintptr_t elements, std::uintptr
 }
 
 void mx_dequantize_buffer(std::uintptr_t elements, std::uintptr_t scales, std::uintptr_t out, std::size_t n,
-                          const std::string& element_name, std::size_t block_size) {
+                          const std::string& element_name, std::int64_t block_size) {
   const char* function = "torch.distributed";
   const mx::Element element = read_element(element_name, function);
   const mx::Options options = read_options(block_size, "floor", function);
+  check_options(element, options, function);
   run_without_gil(n, [&] {
     mx::dequantize(reinterpret_cast<const std::uint8_t*>(elements), mx::element_bytes(element, n),
                    reinterpret_cast<const std::uint8_t*>(scales), mx::scale_count(n, options), n,

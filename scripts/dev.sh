@@ -24,7 +24,7 @@ jobs=$(nproc)
 
 debian_packages=(cmake g++ libhwy-dev libmpfr-dev libgmp-dev libgtest-dev libgmock-dev libbenchmark-dev
                  libopenblas-dev libcli11-dev pybind11-dev python3-numpy python3-matplotlib python3-pytest
-                 pkg-config python3-torch python3-sklearn libeigen3-dev)
+                 pkg-config python3-torch python3-sklearn python3-hypothesis libeigen3-dev)
 
 phase_names=()
 phase_results=()

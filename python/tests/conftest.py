@@ -2,10 +2,31 @@
 
 The tests import the module from PYTHONPATH (ctest points it at the build tree).
 """
+import os
+
 import numpy as np
 import pytest
 
 import softfloat
+
+try:
+    import hypothesis
+except ImportError:  # only the test_properties_* files need it, and they import it themselves
+    hypothesis = None
+
+if hypothesis is not None:
+    # The property suites (test_properties_*.py). "ci", the default, draws the same examples
+    # on every run (derandomize), keeps no example database, and sets no per-example deadline,
+    # which a sanitizer build or a busy machine would miss; "explore" draws fresh random
+    # examples, ten times as many, for a developer's run:
+    # SOFTFLOAT_HYPOTHESIS_PROFILE=explore ctest --test-dir build -R properties
+    hypothesis.settings.register_profile(
+        "ci", max_examples=100, derandomize=True, deadline=None, database=None, print_blob=True,
+        suppress_health_check=[hypothesis.HealthCheck.too_slow, hypothesis.HealthCheck.data_too_large])
+    hypothesis.settings.register_profile(
+        "explore", max_examples=1000, deadline=None, database=None, print_blob=True,
+        suppress_health_check=[hypothesis.HealthCheck.too_slow, hypothesis.HealthCheck.data_too_large])
+    hypothesis.settings.load_profile(os.environ.get("SOFTFLOAT_HYPOTHESIS_PROFILE", "ci"))
 
 # The named formats the array functions take (codes of at most 32 bits).
 ARRAY_FORMATS = [name for name in softfloat.named_formats() if softfloat.format_info(name).bits <= 32]

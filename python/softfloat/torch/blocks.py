@@ -7,6 +7,9 @@ moved so that they do (one contiguous copy) and the result moved back. Both are
 differentiable with the straight-through gradient (or, with backward=, the gradient
 rounded through the same kind of blocks along the same axis).
 """
+import math
+import operator
+
 import torch
 
 from softfloat import _core
@@ -28,6 +31,20 @@ def _blocks_last(x, axis, function):
     return moved.contiguous(), axis
 
 
+def _rows(source):
+    """The rows along the last axis (none of an empty tensor, whatever its last extent)."""
+    return math.prod(source.shape[:-1]) if source.numel() else 0
+
+
+def _block_size(block_size):
+    """An integer block size (operator.index: int, numpy.int64), never a float truncated."""
+    try:
+        return operator.index(block_size)
+    except TypeError:
+        raise TypeError(f"softfloat.torch.mx_quantize: block_size must be an integer, not "
+                        f"{type(block_size).__name__}") from None
+
+
 def _restore(result, axis, like, out_dtype):
     if axis != like.dim() - 1:
         result = result.movedim(-1, axis).contiguous()
@@ -38,21 +55,17 @@ def _restore(result, axis, like, out_dtype):
 def _mx_values(x, element, block_size, axis, scale_rule, rounding, seed, offset, out_dtype):
     source, axis = _blocks_last(x, axis, "mx_quantize")
     result = _tensors.new_tensor(source.shape, torch.float32)
-    if source.numel():
-        rows = source.numel() // source.shape[-1]
-        _core._mx_round_trip_buffer(source.data_ptr(), result.data_ptr(), rows, source.shape[-1], element,
-                                    int(block_size), scale_rule, rounding, _tensors.resolve_seed(seed, rounding),
-                                    offset)
+    # Called for empty tensors too, so that their arguments are checked as NumPy's are.
+    _core._mx_round_trip_buffer(source.data_ptr(), result.data_ptr(), _rows(source), source.shape[-1], element,
+                                _block_size(block_size), scale_rule, rounding, _tensors.resolve_seed(seed, rounding), offset)
     return _restore(result, axis, x, out_dtype)
 
 
 def _nvfp4_values(x, axis, rounding, seed, offset, out_dtype):
     source, axis = _blocks_last(x, axis, "nvfp4_quantize")
     result = _tensors.new_tensor(source.shape, torch.float32)
-    if source.numel():
-        rows = source.numel() // source.shape[-1]
-        _core._nvfp4_round_trip_buffer(source.data_ptr(), result.data_ptr(), rows, source.shape[-1], rounding,
-                                       _tensors.resolve_seed(seed, rounding), offset)
+    _core._nvfp4_round_trip_buffer(source.data_ptr(), result.data_ptr(), _rows(source), source.shape[-1], rounding,
+                                   _tensors.resolve_seed(seed, rounding), offset)
     return _restore(result, axis, x, out_dtype)
 
 
