@@ -65,8 +65,8 @@ TEST(WorkerPool, StartedByManyFirstCallsAndStoppedAtExit) {
   EXPECT_EQ(wrong.load(), 0u);
 }
 
-TEST(ConcurrentCalls, ReferenceOnOneThread) {
-  // The expected outputs are what a lone call gives, one thread and several.
+TEST(ConcurrentCalls, LoneCallsGiveTheExpectedOutputs) {
+  // One call at a time, on one thread and split over four: the expected outputs.
   for (int threads : {1, 4}) {
     const ScopedThreadCount count(threads);
     for (int kind = 0; kind < 4; ++kind) EXPECT_EQ(run_and_count_differences(workload(), kind), 0u) << kind;
