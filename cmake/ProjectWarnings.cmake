@@ -2,11 +2,23 @@
 # sanitizers. They live on an internal interface target that the exported targets
 # never carry, so users of the installed package get no flags from us.
 option(SOFTFLOAT_SANITIZE "Build with AddressSanitizer and UndefinedBehaviorSanitizer" OFF)
+# ThreadSanitizer: its own build (build-tsan/ in scripts/dev.sh), for the tests labelled
+# "threads". It cannot share a process with AddressSanitizer: both take over the
+# allocator and the shadow memory.
+option(SOFTFLOAT_TSAN "Build with ThreadSanitizer (for ctest -L threads)" OFF)
+if(SOFTFLOAT_SANITIZE AND SOFTFLOAT_TSAN)
+  message(FATAL_ERROR "SOFTFLOAT_SANITIZE and SOFTFLOAT_TSAN cannot both be ON: ThreadSanitizer does not combine "
+                      "with AddressSanitizer. Configure a separate build directory for each.")
+endif()
 
 add_library(softfloat_project_options INTERFACE)
 target_compile_options(softfloat_project_options INTERFACE -Wall -Wextra -Werror)
 if(SOFTFLOAT_SANITIZE)
   set(sanitizer_flags -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer)
+elseif(SOFTFLOAT_TSAN)
+  set(sanitizer_flags -fsanitize=thread -fno-omit-frame-pointer)
+endif()
+if(SOFTFLOAT_SANITIZE OR SOFTFLOAT_TSAN)
   target_compile_options(softfloat_project_options INTERFACE ${sanitizer_flags})
   target_link_options(softfloat_project_options INTERFACE ${sanitizer_flags})
 endif()

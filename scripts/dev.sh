@@ -9,7 +9,10 @@
 #                              1. ctest in build/ (all labels, the exhaustive sweeps too)
 #                              2. a sanitizer build in build-sanitize/ (ASan + UBSan) and
 #                                 ctest -LE exhaustive there
-#                              3. the package configuration: the project configures without
+#                              3. a ThreadSanitizer build in build-tsan/ of only the tests
+#                                 labelled threads, and ctest -L threads there (one phase,
+#                                 the build included, a few minutes)
+#                              4. the package configuration: the project configures without
 #                                 tests, GTest and Google Benchmark (build-package/). (The
 #                                 install itself is ctest's package_install_and_use, run in
 #                                 1 and 2: build/ installed into a scratch prefix, used by an
@@ -139,6 +142,34 @@ build_sanitize() {
     -DSOFTFLOAT_EXHAUSTIVE_TESTS=OFF -DSOFTFLOAT_TEST_EVERY_CASE=OFF -DCMAKE_DISABLE_FIND_PACKAGE_benchmark=ON
 }
 
+# ThreadSanitizer over the tests labelled "threads" (verify/threads/, the threaded cases
+# of other suites, the Python threads test): only the target softfloat_threads_tests is
+# built, so that the phase takes minutes. Of the Highway targets it compiles one the CPU
+# runs, AVX3 where it has AVX-512 and AVX2 otherwise, and the scalar fallback (the static
+# target, always compiled): the races TSan looks for are in the threading around the
+# kernels (the worker pool, the dispatch, the per-thread constants), the same whichever
+# target runs, while each further target costs a minute or more of instrumented
+# compilation. (The Release build checks every target's results.) -O1 as in the
+# sanitizer build.
+build_tsan() {
+  local x86_targets=$(((1 << 7) | (1 << 8) | (1 << 9) | (1 << 11) | (1 << 12)))  # AVX3_DL AVX3 AVX2 SSE4 SSSE3
+  local kept=$((1 << 9))                                                         # AVX2
+  grep -qw avx512f /proc/cpuinfo 2>/dev/null && kept=$((1 << 8))                 # AVX3
+  local disabled=$((x86_targets & ~kept))
+  cmake -S "$repo_root" -B build-tsan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSOFTFLOAT_TSAN=ON -DBUILD_TESTING=ON \
+    "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O1 -g -DHWY_DISABLED_TARGETS=${disabled}" \
+    -DSOFTFLOAT_EXHAUSTIVE_TESTS=OFF -DSOFTFLOAT_TEST_EVERY_CASE=OFF -DCMAKE_DISABLE_FIND_PACKAGE_benchmark=ON &&
+    cmake --build build-tsan -j"$jobs" --target softfloat_threads_tests
+}
+
+# One phase, the build included (its time is the phase's budget). Any report fails its
+# test: halt_on_error stops the process at the first one, with TSan's exit code 66.
+tsan_phase() {
+  build_tsan &&
+    TSAN_OPTIONS="halt_on_error=1 exitcode=66 second_deadlock_stack=1" \
+      ctest --test-dir build-tsan --output-on-failure -j2 -L threads
+}
+
 # The package as a user configures it: no tests, and GTest / Google Benchmark hidden so
 # that a dependency on them fails here. Configure only: the libraries are the same as
 # build/'s, whose install ctest's package_install_and_use checks.
@@ -167,6 +198,7 @@ test_all() {
   else
     skip_phase "Sanitizer tests (ctest -LE exhaustive)" "build failed"
   fi
+  run_phase "ThreadSanitizer (build-tsan/, ctest -L threads)" tsan_phase
   run_phase "Package configuration (BUILD_TESTING=OFF)" package_test
   print_summary
 }
