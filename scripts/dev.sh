@@ -157,7 +157,7 @@ build_tsan() {
   grep -qw avx512f /proc/cpuinfo 2>/dev/null && kept=$((1 << 8))                 # AVX3
   local disabled=$((x86_targets & ~kept))
   cmake -S "$repo_root" -B build-tsan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSOFTFLOAT_TSAN=ON -DBUILD_TESTING=ON \
-    "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O1 -g -DHWY_DISABLED_TARGETS=${disabled}" \
+    "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O1 -g1 -DHWY_DISABLED_TARGETS=${disabled}" \
     -DSOFTFLOAT_EXHAUSTIVE_TESTS=OFF -DSOFTFLOAT_TEST_EVERY_CASE=OFF -DCMAKE_DISABLE_FIND_PACKAGE_benchmark=ON &&
     cmake --build build-tsan -j"$jobs" --target softfloat_threads_tests
 }

@@ -65,7 +65,9 @@ struct SweepOptions {
   std::size_t max_listed = 8;
 };
 
-// Runs the sweep and returns one report per candidate, in the candidates' order.
+// Runs the sweep and returns one report per candidate, in the candidates' order. Each
+// chunk reaches the reference and the candidates as consecutive float bit patterns in
+// increasing order (a reference may rely on that: TableReference::round_consecutive).
 std::vector<CandidateReport> sweep_floats(const Conversion& reference, const std::vector<Candidate>& candidates,
                                           const SweepOptions& options = {});
 

@@ -186,4 +186,45 @@ void TableReference::round(const float* in, std::size_t n, std::uint16_t* out) c
   for (std::size_t i = 0; i < n; ++i) out[i] = round_one(in[i]);
 }
 
+// Outside the NaN inputs, the code is a function of the rounded value and the rounded
+// value is monotone in the input's magnitude, so consecutive float bits of one sign give
+// each code as one unbroken run: the run's end is found by galloping and bisection with
+// round_one, and the run filled. NaN inputs (whose payload codes need not be monotone)
+// go one by one.
+void TableReference::round_consecutive(std::uint32_t first_bits, std::size_t n, std::uint16_t* out) const {
+  const auto round_bits = [this](std::uint32_t bits) { return round_one(std::bit_cast<float>(bits)); };
+  std::size_t i = 0;
+  while (i < n) {
+    const std::uint32_t bits = first_bits + std::uint32_t(i);
+    const std::uint32_t magnitude_bits = bits & 0x7fff'ffff;
+    const std::uint16_t code = round_bits(bits);
+    if (magnitude_bits > float_infinity_bits) {
+      out[i++] = code;
+      continue;
+    }
+    // Same sign and not NaN: up to the infinity of this sign.
+    const std::size_t end = std::min<std::size_t>(n, i + (float_infinity_bits - magnitude_bits) + 1);
+    std::size_t same = i;  // the last index known to give `code`
+    std::size_t step = 1;
+    std::size_t differs = end;  // the first index known to give another code, or end
+    while (same + step < end) {
+      if (round_bits(first_bits + std::uint32_t(same + step)) != code) {
+        differs = same + step;
+        break;
+      }
+      same += step;
+      step *= 2;
+    }
+    while (differs - same > 1) {
+      const std::size_t middle = same + (differs - same) / 2;
+      if (round_bits(first_bits + std::uint32_t(middle)) == code)
+        same = middle;
+      else
+        differs = middle;
+    }
+    std::fill(out + i, out + differs, code);
+    i = differs;
+  }
+}
+
 }  // namespace softfloat::verify

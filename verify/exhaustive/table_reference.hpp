@@ -24,6 +24,9 @@ class TableReference {
   // signed-zero and NaN conventions.
   std::uint16_t round(float x) const;
   void round(const float* in, std::size_t n, std::uint16_t* out) const;
+  // The same for the n consecutive float bit patterns from first_bits (wrapping past
+  // 0xffffffff), much faster: a run of inputs with one code costs a few lookups.
+  void round_consecutive(std::uint32_t first_bits, std::size_t n, std::uint16_t* out) const;
 
   const Format& format() const { return format_; }
   // The finite non-negative values in increasing order, and their codes.

@@ -108,6 +108,35 @@ TEST(TableReference, ArrayOverloadMatchesScalar) {
   EXPECT_EQ(out[7], 0x0002);
 }
 
+// The sweeps' fast overload for consecutive float bits (runs found by galloping) gives
+// the scalar overload's codes on windows spread over all 2^32 patterns, unaligned and of
+// odd lengths, and on windows across each format's edges: zero and the sign change,
+// max and the overflow midpoint, infinity and the NaNs, the wrap past 0xffffffff.
+TEST_P(TableReferenceTest, ConsecutiveOverloadMatchesScalar) {
+  const NamedFormat& named = GetParam();
+  const TableReference table(named.format);
+  const auto float_bits = [](double value) { return std::bit_cast<std::uint32_t>(float(value)); };
+  std::vector<std::uint32_t> starts = {0u, 0x7f7f'f000u, 0x7fff'f000u, 0x807f'f000u, 0xffff'f000u, 0x8000'0000u - 2000u};
+  const std::uint32_t max_bits = float_bits(table.values().back());
+  for (std::uint32_t sign : {0u, 0x8000'0000u}) starts.push_back((max_bits | sign) - 2500u);
+  for (std::uint64_t start = 12'345; start < (std::uint64_t{1} << 32); start += (std::uint64_t{1} << 22) + 4'099)
+    starts.push_back(std::uint32_t(start));
+  const std::size_t length = 5'003;
+  std::vector<std::uint16_t> fast(length), one_by_one(length);
+  int mismatches = 0;
+  for (const std::uint32_t start : starts) {
+    table.round_consecutive(start, length, fast.data());
+    for (std::size_t i = 0; i < length; ++i) {
+      const std::uint32_t bits = start + std::uint32_t(i);
+      one_by_one[i] = table.round(std::bit_cast<float>(bits));
+      if (fast[i] != one_by_one[i] && ++mismatches <= 8)
+        ADD_FAILURE() << named.name << ": input 0x" << std::hex << bits << ": consecutive 0x" << fast[i]
+                      << ", one by one 0x" << one_by_one[i];
+    }
+  }
+  EXPECT_EQ(mismatches, 0) << named.name << ": " << starts.size() << " windows of " << length;
+}
+
 TEST(TableReference, RejectsFormatsWiderThan16Bits) {
   EXPECT_THROW(TableReference{FP32::format}, std::invalid_argument);
   EXPECT_THROW(TableReference{TF32::format}, std::invalid_argument);
