@@ -2,13 +2,23 @@
 # sanitizers. They live on an internal interface target that the exported targets
 # never carry, so users of the installed package get no flags from us.
 option(SOFTFLOAT_SANITIZE "Build with AddressSanitizer and UndefinedBehaviorSanitizer" OFF)
+# The libFuzzer targets of verify/fuzz/: a build of its own with clang (libFuzzer is
+# clang's), ASan and UBSan. The project's code gets libFuzzer's coverage instrumentation
+# (fuzzer-no-link); only the fuzz executables link libFuzzer's main.
+option(SOFTFLOAT_FUZZ "Build the libFuzzer targets (clang, ASan, UBSan)" OFF)
+if(SOFTFLOAT_FUZZ AND NOT CMAKE_CXX_COMPILER_ID STREQUAL "Clang")
+  message(FATAL_ERROR "SOFTFLOAT_FUZZ needs clang (libFuzzer): configure with -DCMAKE_CXX_COMPILER=clang++")
+endif()
 
 add_library(softfloat_project_options INTERFACE)
 target_compile_options(softfloat_project_options INTERFACE -Wall -Wextra -Werror)
-if(SOFTFLOAT_SANITIZE)
+if(SOFTFLOAT_SANITIZE OR SOFTFLOAT_FUZZ)
   set(sanitizer_flags -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer)
   target_compile_options(softfloat_project_options INTERFACE ${sanitizer_flags})
   target_link_options(softfloat_project_options INTERFACE ${sanitizer_flags})
+endif()
+if(SOFTFLOAT_FUZZ)
+  target_compile_options(softfloat_project_options INTERFACE -fsanitize=fuzzer-no-link)
 endif()
 
 # Links the project options privately (build-only: not part of the export set).
