@@ -133,7 +133,7 @@ void print_fit(const FitRequest& request) {
   print_table(std::cout, table);
 }
 
-void add_fit(CLI::App& cost) {
+void add_fit(CLI::App& cost, Execution execution) {
   auto request = std::make_shared<FitRequest>();
   CLI::App* command = cost.add_subcommand(
       "fit", "How many tokens of KV cache fit beside the weights in one device's memory (default: the Llama-3-70B "
@@ -152,7 +152,7 @@ void add_fit(CLI::App& cost) {
       ->delimiter(',')->check(storage_spec_validator())->capture_default_str();
   command->add_option("--cache", request->caches, "formats of the KV cache" + kSpecHelp)
       ->delimiter(',')->check(storage_spec_validator())->capture_default_str();
-  command->callback([request] { print_fit(*request); });
+  set_action(*command, execution, [] {}, [request] { print_fit(*request); });
 }
 
 // ---- weights -----------------------------------------------------------------------
@@ -180,7 +180,7 @@ void print_weights(const WeightsRequest& request) {
   print_table(std::cout, table);
 }
 
-void add_weights(CLI::App& cost) {
+void add_weights(CLI::App& cost, Execution execution) {
   auto request = std::make_shared<WeightsRequest>();
   CLI::App* command =
       cost.add_subcommand("weights", "Bytes of a model's weights per format, and the decode time per token they set");
@@ -189,7 +189,7 @@ void add_weights(CLI::App& cost) {
       ->delimiter(',')->check(storage_spec_validator())->capture_default_str();
   command->add_option("--bandwidth", request->bytes_per_second, "memory bandwidth in bytes per second")
       ->check(number_validator(false))->capture_default_str();
-  command->callback([request] { print_weights(*request); });
+  set_action(*command, execution, [] {}, [request] { print_weights(*request); });
 }
 
 // ---- transfer ----------------------------------------------------------------------
@@ -210,12 +210,12 @@ void print_transfer(double bytes) {
   print_table(std::cout, table);
 }
 
-void add_transfer(CLI::App& cost) {
+void add_transfer(CLI::App& cost, Execution execution) {
   auto bytes = std::make_shared<double>(16e9);
   CLI::App* command = cost.add_subcommand(
       "transfer", "Time to move a number of bytes out of each level of an illustrative memory hierarchy");
   command->add_option("--bytes", *bytes, "bytes to move")->check(number_validator(true))->capture_default_str();
-  command->callback([bytes] { print_transfer(*bytes); });
+  set_action(*command, execution, [] {}, [bytes] { print_transfer(*bytes); });
 }
 
 // ---- roofline ----------------------------------------------------------------------
@@ -256,7 +256,7 @@ void print_roofline(const RooflineRequest& request) {
   print_table(std::cout, table);
 }
 
-void add_roofline(CLI::App& cost) {
+void add_roofline(CLI::App& cost, Execution execution) {
   auto request = std::make_shared<RooflineRequest>();
   CLI::App* command = cost.add_subcommand(
       "roofline", "Ridge point of a machine, and whether tiled matmul and matrix-vector kernels in each format are "
@@ -273,7 +273,7 @@ void add_roofline(CLI::App& cost) {
       ->delimiter(',')->check(storage_spec_validator())->capture_default_str();
   command->add_option("--intensity", request->intensities, "further kernels, by their FLOPs per byte")
       ->delimiter(',')->check(number_validator(false));
-  command->callback([request] { print_roofline(*request); });
+  set_action(*command, execution, [] {}, [request] { print_roofline(*request); });
 }
 
 // ---- allreduce ---------------------------------------------------------------------
@@ -337,7 +337,7 @@ void print_all_reduce(const AllReduceRequest& request) {
   print_table(std::cout, table);
 }
 
-void add_all_reduce(CLI::App& cost) {
+void add_all_reduce(CLI::App& cost, Execution execution) {
   auto request = std::make_shared<AllReduceRequest>();
   CLI::App* command = cost.add_subcommand(
       "allreduce", "Traffic and time of a ring all-reduce of gradients across devices (default: 7e9 bf16 "
@@ -360,20 +360,20 @@ void add_all_reduce(CLI::App& cost) {
                       "bytes one device measured sending for this array (what softfloat.torch.distributed.all_reduce "
                       "returns, or CompressHook.last_step_bytes), timed beside the ring")
       ->check(number_validator(true));
-  command->callback([request] { print_all_reduce(*request); });
+  set_action(*command, execution, [] {}, [request] { print_all_reduce(*request); });
 }
 
 }  // namespace
 
-void add_cost_command(CLI::App& app) {
+void add_cost_command(CLI::App& app, Execution execution) {
   CLI::App* cost = app.add_subcommand(
       "cost", "What a format costs: weight and KV-cache bytes and fit, transfer and decode time, roofline, "
               "all-reduce");
-  add_fit(*cost);
-  add_weights(*cost);
-  add_transfer(*cost);
-  add_roofline(*cost);
-  add_all_reduce(*cost);
+  add_fit(*cost, execution);
+  add_weights(*cost, execution);
+  add_transfer(*cost, execution);
+  add_roofline(*cost, execution);
+  add_all_reduce(*cost, execution);
   // Without a calculation, say which there are (CLI11 alone would only ask for one).
   cost->allow_extras();
   cost->callback([cost] {

@@ -59,7 +59,7 @@ void decode_code(const DecodeRequest& request) {
 
 }  // namespace
 
-void add_decode_command(CLI::App& app) {
+void add_decode_command(CLI::App& app, Execution execution) {
   auto request = std::make_shared<DecodeRequest>();
   CLI::App* command =
       app.add_subcommand("decode", "Show the fields, exact value and neighbours of a code of a format");
@@ -67,7 +67,9 @@ void add_decode_command(CLI::App& app) {
       ->required()
       ->check(format_spec_validator());
   command->add_option("CODE", request->code, "the code's bits: 0x<hex> (0xc0d0) or 0b<binary>")->required();
-  command->callback([request] { decode_code(*request); });
+  set_action(
+      *command, execution, [request] { read_code(request->code, parse_format(request->spec)); },
+      [request] { decode_code(*request); });
 }
 
 }  // namespace softfloat::cli

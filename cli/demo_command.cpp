@@ -28,8 +28,8 @@ struct DemoRequest {
   std::string plot;
 };
 
+// The --plot extension is checked by the action before this runs (add_demo).
 void run_demo(const DemoRequest& request) {
-  if (!request.plot.empty()) check_plot_path(request.plot);
   const DemoOutput output = request.demo->run(request.seed);
   for (const auto& table : output.tables) print_table(std::cout, table);
   std::cout.flush();
@@ -56,7 +56,7 @@ void run_demo(const DemoRequest& request) {
   std::cout << "wrote " << request.plot << '\n';
 }
 
-void add_demo(CLI::App& parent, std::shared_ptr<Demo> demo) {
+void add_demo(CLI::App& parent, std::shared_ptr<Demo> demo, Execution execution) {
   auto request = std::make_shared<DemoRequest>();
   request->demo = demo;
   CLI::App* command = parent.add_subcommand(demo->name(), demo->summary());
@@ -68,7 +68,12 @@ void add_demo(CLI::App& parent, std::shared_ptr<Demo> demo) {
                       "draw the figure (matplotlib, /usr/bin/python3) to FILE.svg or FILE.png")
       ->type_name("FILE");
   demo->add_options(*command);
-  command->callback([request] { run_demo(*request); });
+  set_action(
+      *command, execution,
+      [request] {
+        if (!request->plot.empty()) check_plot_path(request->plot);
+      },
+      [request] { run_demo(*request); });
 }
 
 }  // namespace
@@ -84,18 +89,18 @@ std::vector<std::unique_ptr<Demo>> make_demos() {
   return demos;
 }
 
-void add_demo_commands(CLI::App& app) {
+void add_demo_commands(CLI::App& app, Execution execution) {
   CLI::App* demo = app.add_subcommand("demo", "Run a precision experiment: print its tables, write its data "
                                               "(--csv) and draw its figure (--plot)");
   std::string names;
   for (auto& made : make_demos()) {
     std::shared_ptr<Demo> shared = std::move(made);
     (names += names.empty() ? "" : ", ") += shared->name();
-    add_demo(*demo, shared);
+    add_demo(*demo, shared, execution);
     // A top-level demo gets its own instance, so the two commands' options stay apart.
     if (shared->top_level())
       for (auto& again : make_demos())
-        if (again->name() == shared->name()) add_demo(app, std::move(again));
+        if (again->name() == shared->name()) add_demo(app, std::move(again), execution);
   }
   // Words that name no experiment stay with `demo` and are reported here, with the
   // names that are accepted (CLI11 alone would only say that a subcommand is required).

@@ -89,7 +89,7 @@ void encode(const EncodeRequest& request) {
 
 }  // namespace
 
-void add_encode_command(CLI::App& app) {
+void add_encode_command(CLI::App& app, Execution execution) {
   auto request = std::make_shared<EncodeRequest>();
   CLI::App* command = app.add_subcommand("encode", "Round a number to a format and show its code, fields, "
                                                    "exact stored value, error and neighbours");
@@ -105,7 +105,10 @@ void add_encode_command(CLI::App& app) {
                     "overflow to +-max (OCP SAT) instead of the format's infinity or NaN");
   command->add_option("--seed", request->seed, "seed of the stochastic modes' random bits: random_bits(seed, 0)")
       ->default_val(0);
-  command->callback([request] { encode(*request); });
+  set_action(
+      *command, execution,
+      [request] { parse_exact(request->value, exponent_limit(parse_format(request->spec))); },
+      [request] { encode(*request); });
 }
 
 }  // namespace softfloat::cli

@@ -64,7 +64,7 @@ void list_formats(const FormatsRequest& request) {
 
 }  // namespace
 
-void add_formats_command(CLI::App& app) {
+void add_formats_command(CLI::App& app, Execution execution) {
   auto request = std::make_shared<FormatsRequest>();
   CLI::App* command = app.add_subcommand(
       "formats", "Table of formats: bits, fields, bias, max, min normal, min subnormal, epsilon, "
@@ -72,7 +72,7 @@ void add_formats_command(CLI::App& app) {
   command->add_option("SPEC", request->specs, "format specs (default: every named format)")
       ->check(format_spec_validator());
   command->add_option("--csv", request->csv, "also write the table to this CSV file")->type_name("FILE");
-  command->callback([request] { list_formats(*request); });
+  set_action(*command, execution, [] {}, [request] { list_formats(*request); });
 }
 
 }  // namespace softfloat::cli

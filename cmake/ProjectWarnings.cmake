@@ -10,17 +10,30 @@ if(SOFTFLOAT_SANITIZE AND SOFTFLOAT_TSAN)
   message(FATAL_ERROR "SOFTFLOAT_SANITIZE and SOFTFLOAT_TSAN cannot both be ON: ThreadSanitizer does not combine "
                       "with AddressSanitizer. Configure a separate build directory for each.")
 endif()
+# The libFuzzer targets of verify/fuzz/: a build of its own with clang (libFuzzer is
+# clang's), ASan and UBSan. The project's code gets libFuzzer's coverage instrumentation
+# (fuzzer-no-link); only the fuzz executables link libFuzzer's main.
+option(SOFTFLOAT_FUZZ "Build the libFuzzer targets (clang, ASan, UBSan)" OFF)
+if(SOFTFLOAT_FUZZ AND NOT CMAKE_CXX_COMPILER_ID STREQUAL "Clang")
+  message(FATAL_ERROR "SOFTFLOAT_FUZZ needs clang (libFuzzer): configure with -DCMAKE_CXX_COMPILER=clang++")
+endif()
+if(SOFTFLOAT_FUZZ AND SOFTFLOAT_TSAN)
+  message(FATAL_ERROR "SOFTFLOAT_FUZZ and SOFTFLOAT_TSAN cannot both be ON: the fuzz build uses AddressSanitizer.")
+endif()
 
 add_library(softfloat_project_options INTERFACE)
 target_compile_options(softfloat_project_options INTERFACE -Wall -Wextra -Werror)
-if(SOFTFLOAT_SANITIZE)
+if(SOFTFLOAT_SANITIZE OR SOFTFLOAT_FUZZ)
   set(sanitizer_flags -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer)
 elseif(SOFTFLOAT_TSAN)
   set(sanitizer_flags -fsanitize=thread -fno-omit-frame-pointer)
 endif()
-if(SOFTFLOAT_SANITIZE OR SOFTFLOAT_TSAN)
+if(sanitizer_flags)
   target_compile_options(softfloat_project_options INTERFACE ${sanitizer_flags})
   target_link_options(softfloat_project_options INTERFACE ${sanitizer_flags})
+endif()
+if(SOFTFLOAT_FUZZ)
+  target_compile_options(softfloat_project_options INTERFACE -fsanitize=fuzzer-no-link)
 endif()
 
 # Links the project options privately (build-only: not part of the export set).

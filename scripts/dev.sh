@@ -18,8 +18,11 @@
 #                                 1 and 2: build/ installed into a scratch prefix, used by an
 #                                 outside project through find_package(softfloat), and its
 #                                 softfloat command run.)
+#                              4. the fuzz targets (verify/fuzz/), built with clang, ASan and
+#                                 UBSan in build-fuzz/, each run for 30 s
 #                              Prints the time of each phase and a summary; exits non-zero
 #                              if any phase failed.
+#   bash scripts/dev.sh fuzz [SECONDS]   phase 4 alone, SECONDS per target (default 30)
 set -uo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 repo_root=$(pwd)
@@ -27,7 +30,8 @@ jobs=$(nproc)
 
 debian_packages=(cmake g++ libhwy-dev libmpfr-dev libgmp-dev libgtest-dev libgmock-dev libbenchmark-dev
                  libopenblas-dev libcli11-dev pybind11-dev python3-numpy python3-matplotlib python3-pytest
-                 pkg-config python3-torch python3-sklearn python3-hypothesis libeigen3-dev)
+                 pkg-config python3-torch python3-sklearn python3-hypothesis libeigen3-dev
+                 clang libfuzzer-14-dev libclang-rt-14-dev)
 
 phase_names=()
 phase_results=()
@@ -178,6 +182,55 @@ package_test() {
     -DCMAKE_DISABLE_FIND_PACKAGE_GTest=ON -DCMAKE_DISABLE_FIND_PACKAGE_benchmark=ON
 }
 
+# The fuzz targets (verify/fuzz/) in a build of their own, build-fuzz/: clang with
+# libFuzzer, ASan and UBSan, -O1 as in the sanitizer build, with line tables only (all
+# that the reports' stack traces need; full debug information of the Highway code
+# costs minutes of compile time under ASan). Only the library, the MPFR
+# reference, the command's parser and the five targets are built (target
+# fuzz_targets). Of the Highway targets it compiles AVX2 and the EMU128 fallback, plus
+# AVX3 where the CPU has AVX-512 (HWY_DISABLED_TARGETS): the arrays target switches
+# between the compiled targets that the CPU runs, so one it cannot run would only cost
+# compile minutes, and SSE4 / SSSE3 have AVX2's code shape and are checked on every
+# float by the Release build. That keeps the phase, build included, within minutes.
+build_fuzz() {
+  local disabled=$(((1 << 7) | (1 << 11) | (1 << 12)))
+  grep -qw avx512f /proc/cpuinfo 2>/dev/null || disabled=$((disabled | (1 << 8)))
+  cmake -S "$repo_root" -B build-fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER=clang++ \
+    -DSOFTFLOAT_FUZZ=ON -DBUILD_TESTING=OFF -DSOFTFLOAT_PYTHON_MODULE=OFF \
+    "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O1 -gline-tables-only -DHWY_DISABLED_TARGETS=${disabled}" \
+    -DCMAKE_DISABLE_FIND_PACKAGE_benchmark=ON &&
+    cmake --build build-fuzz -j"$jobs" --target fuzz_targets
+}
+
+fuzz_target_names=(parse_format parse_number arithmetic arrays command_line)
+
+# run_fuzzers SECONDS: each target for SECONDS, starting from its committed corpus; new
+# inputs go to build-fuzz/corpus/, not into the repository. A finding (a failed check,
+# a crash, a sanitizer report, a unit slower than 20 s) fails the phase and leaves the
+# input in build-fuzz/findings/; reproduce it with the target and the file.
+run_fuzzers() {
+  local seconds=$1 name status=0
+  mkdir -p build-fuzz/findings
+  for name in "${fuzz_target_names[@]}"; do
+    mkdir -p "build-fuzz/corpus/$name"
+    echo "--- $name: ${seconds}s ---"
+    if build-fuzz/verify/fuzz/softfloat_fuzz_"$name" -max_total_time="$seconds" -timeout=20 -rss_limit_mb=2048 \
+      -print_final_stats=1 -artifact_prefix="build-fuzz/findings/$name-" \
+      "build-fuzz/corpus/$name" "verify/fuzz/corpus/$name" >"build-fuzz/$name.log" 2>&1; then
+      grep -E '^(Done|stat::number_of_executed_units|stat::peak_rss_mb)' "build-fuzz/$name.log"
+    else
+      tail -n 60 "build-fuzz/$name.log"
+      status=1
+    fi
+  done
+  return $status
+}
+
+fuzz_all() {
+  run_phase "Fuzz build (build-fuzz/)" build_fuzz || { skip_phase "Fuzzing" "build failed"; return 1; }
+  run_phase "Fuzzing (build-fuzz/, ${1}s per target)" run_fuzzers "$1"
+}
+
 demo() {
   run_phase "Install Debian packages" install_packages || { print_summary; exit 1; }
   run_phase "Release build of the softfloat command (build/)" build_demo || { print_summary; exit 1; }
@@ -200,14 +253,19 @@ test_all() {
   fi
   run_phase "ThreadSanitizer (build-tsan/, ctest -L threads)" tsan_phase
   run_phase "Package configuration (BUILD_TESTING=OFF)" package_test
+  fuzz_all 30
   print_summary
 }
 
 case "${1:-}" in
   demo) demo ;;
   test) test_all ;;
+  fuzz)
+    fuzz_all "${2:-30}"
+    print_summary
+    ;;
   *)
-    echo "usage: bash scripts/dev.sh demo|test" >&2
+    echo "usage: bash scripts/dev.sh demo|test|fuzz [SECONDS per target]" >&2
     exit 2
     ;;
 esac

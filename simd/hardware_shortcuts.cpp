@@ -7,6 +7,7 @@
 // or special-value rule is restated here.
 #include "simd/hardware_shortcuts.hpp"
 
+#include <cpuid.h>
 #include <immintrin.h>
 
 #include <cstring>
@@ -14,15 +15,32 @@
 #include "simd/prefetch.hpp"
 
 // GCC 12's AVX-512 intrinsic headers start some results from _mm512_undefined_*(),
-// which -Wmaybe-uninitialized reports inside the headers themselves.
+// which -Wmaybe-uninitialized reports inside the headers themselves. (Clang, which the
+// fuzz build uses, has no such warning and would reject the pragma.)
+#if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#endif
 
 namespace softfloat::simd::detail {
 
-bool f16c_usable() { return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("f16c"); }
+namespace {
+
+// Clang 14's __builtin_cpu_supports knows neither "f16c" nor "avx512bf16", so those two
+// bits come from cpuid: leaf 1 ECX bit 29 (F16C), leaf 7 subleaf 1 EAX bit 5
+// (AVX512_BF16). That the OS saves the registers is what the avx2 / avx512f checks
+// beside them establish.
+bool cpuid_bit(unsigned leaf, unsigned subleaf, bool in_ecx, int bit) {
+  unsigned eax = 0, ebx = 0, ecx = 0, edx = 0;
+  if (__get_cpuid_count(leaf, subleaf, &eax, &ebx, &ecx, &edx) == 0) return false;
+  return (((in_ecx ? ecx : eax) >> bit) & 1) != 0;
+}
+
+}  // namespace
+
+bool f16c_usable() { return __builtin_cpu_supports("avx2") && cpuid_bit(1, 0, true, 29); }
 bool avx512bf16_usable() {
   return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
-         __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512bf16");
+         __builtin_cpu_supports("avx512vl") && cpuid_bit(7, 1, false, 5);
 }
 
 namespace {

@@ -97,7 +97,9 @@ GridResult round_onto_grid(mpfr_ptr rounded, const std::function<int(mpfr_ptr, m
   if (mpfr_inf_p(rounded)) return GridResult::infinite;
   ExponentRange range(smallest + 1, mpfr_get_emax());
   ternary = mpfr_check_range(rounded, ternary, rnd);
-  mpfr_subnormalize(rounded, ternary, rnd);
+  // Only subnormals have fewer bits: a format without them (":nozero", or M = 0) keeps
+  // M + 1 bits down to its smallest binade, where mpfr_subnormalize would cut them.
+  if (f.has_subnormals()) mpfr_subnormalize(rounded, ternary, rnd);
   return GridResult::number;
 }
 
