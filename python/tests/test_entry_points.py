@@ -107,7 +107,7 @@ def test_codes_that_do_not_fit_are_refused():
 @pytest.mark.parametrize("function", ["mx_quantize", "mx_round_trip"])
 def test_block_sizes(function):
     x = np.ones((2, 64), np.float32)
-    with pytest.raises(ValueError, match=rf"softfloat\.{function}: .*block size 0"):
+    with pytest.raises(ValueError, match=rf"softfloat\.{function}: block_size must be a positive number of values, not 0"):
         getattr(softfloat, function)(x, "mxint8", block_size=0)
     with pytest.raises(ValueError, match=rf"softfloat\.{function}: .*multiple of 2"):
         getattr(softfloat, function)(x, "mxfp4_e2m1", block_size=3)
