@@ -250,7 +250,11 @@ DequantizeConstants derive_dequantize_constants(const Format& f) {
   const std::uint32_t max_finite = max_finite_of(f);
   c.ieee_special_at = all_ones;
   c.special_magnitude = all_ones;
-  c.special_code = all_ones;
+  // No special code: code 0 with its own float, so the select changes nothing (a
+  // sentinel code such as all ones would be a real code of a 32-bit format, and the
+  // code of any other once its bits above the width are read away).
+  c.special_code = 0;
+  c.special_code_bits = float_bits_of(0, f);
   if (c.magnitude_mask - max_finite > 1) {
     c.ieee_special_at = max_finite + 1;
   } else if (c.magnitude_mask - max_finite == 1) {

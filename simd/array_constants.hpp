@@ -118,7 +118,7 @@ struct DequantizeConstants {
   std::uint32_t ieee_special_at;  // IEEE: magnitudes >= this are inf / NaN; else 0xFFFFFFFF
   std::uint32_t special_magnitude;       // fn NaN / P3109 infinity magnitude (or 0xFFFFFFFF: none)
   std::uint32_t special_magnitude_bits;  // its float bits without sign
-  std::uint32_t special_code;            // fnuz / P3109 NaN code (or 0xFFFFFFFF: none)
+  std::uint32_t special_code;            // fnuz / P3109 NaN code (or 0 with its own float: none)
   std::uint32_t special_code_bits;
   // Fast path, for a vector whose magnitudes all satisfy magnitude - fast_low < fast_span
   // (unsigned): normal codes of finite values that are normal floats too, for which the

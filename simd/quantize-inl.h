@@ -596,7 +596,9 @@ HWY_INLINE VU DequantizeVector(const DequantizeConstants& c, VU code) {
   bits = hn::IfThenElse(AtLeast(magnitude, hn::Set(du, c.ieee_special_at)), ieee_special, bits);
   bits = hn::IfThenElse(hn::Eq(magnitude, hn::Set(du, c.special_magnitude)), hn::Set(du, c.special_magnitude_bits), bits);
   bits = hn::Or(bits, sign);
-  return hn::IfThenElse(hn::Eq(code, hn::Set(du, c.special_code)), hn::Set(du, c.special_code_bits), bits);
+  // Compared within the format's width: the bits above it are not read (as from_bits()).
+  const VU code_in_width = hn::And(code, hn::Set(du, c.magnitude_mask | c.sign_bit));
+  return hn::IfThenElse(hn::Eq(code_in_width, hn::Set(du, c.special_code)), hn::Set(du, c.special_code_bits), bits);
 }
 
 // The normal formula alone, for a vector whose magnitudes all lie in the fast range
