@@ -4,6 +4,7 @@
 #include <bit>
 #include <cmath>
 #include <cstdio>
+#include <optional>
 
 #include "softfloat/decimal.hpp"
 #include "softfloat/round_to_format.hpp"
@@ -54,11 +55,19 @@ std::string compact_exact(const ExactValue& value, std::size_t max_length) {
   return approximate;
 }
 
+namespace {
+
+// The e of a value that is exactly +-2^e.
+std::optional<int> power_of_two_exponent(const ExactValue& value) {
+  if (value.kind != ValueClass::finite || value.sticky || !std::has_single_bit(value.significand)) return {};
+  return value.exponent + std::countr_zero(value.significand);
+}
+
+}  // namespace
+
 std::string power_of_two_or_decimal(const ExactValue& value) {
-  if (value.kind == ValueClass::finite && !value.sticky && std::has_single_bit(value.significand)) {
-    const int exponent = value.exponent + std::countr_zero(value.significand);
-    return std::string(value.negative ? "-" : "") + "2^" + std::to_string(exponent);
-  }
+  if (const auto exponent = power_of_two_exponent(value))
+    return std::string(value.negative ? "-" : "") + "2^" + std::to_string(*exponent);
   return exact_decimal(value);
 }
 
@@ -84,11 +93,11 @@ std::string approximate_power_of_two(int exponent) {
 }  // namespace
 
 std::string power_of_two_with_value(const ExactValue& value) {
-  if (value.kind != ValueClass::finite || value.sticky || !std::has_single_bit(value.significand))
-    return exact_decimal(value);
-  const int exponent = value.exponent + std::countr_zero(value.significand);
+  const auto power_exponent = power_of_two_exponent(value);
+  if (!power_exponent) return exact_decimal(value);
+  const int exponent = *power_exponent;
   const std::string sign = value.negative ? "-" : "";
-  const std::string power = sign + "2^" + std::to_string(exponent);
+  const std::string power = power_of_two_or_decimal(value);
   // 2^-8 = 0.00390625 and 2^33 = 8589934592 are the widest exact decimals shown.
   if (exponent >= -8 && exponent <= 33) return power + " = " + exact_decimal(value);
   return power + " ~ " + sign + approximate_power_of_two(exponent);
