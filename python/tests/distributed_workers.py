@@ -1,5 +1,5 @@
 """What each rank runs in the distributed tests (module-level functions, so that the
-processes softfloat.torch.distributed.launch spawns can import them). Each returns plain
+processes softfloat.torch.distributed.launch starts can import them). Each returns plain
 data to the test, which compares the ranks' answers."""
 import hashlib
 
