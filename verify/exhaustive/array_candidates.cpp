@@ -59,6 +59,18 @@ std::vector<std::int64_t> callable_targets(const char* what, Probe callable) {
   return targets;
 }
 
+// One chunk in eight for the targets whose code a full sweep of another target already
+// runs in the same shape: SSSE3 is SSE4's 128-bit code with a few instructions
+// emulated, and the one-lane fallbacks (SCALAR, EMU128) run the same generic
+// algorithm lane by lane, ten times slower than a vector target, which made them a
+// third of an fp8 sweep's CPU. They are still compared on every binade (a chunk of
+// 2^20 floats each, chunk_in_sample), and on the 2^24-float stride of every target in
+// verify/simd/array_conversion_test.cpp; every other target sees all 2^32 floats.
+unsigned chunk_sample_of(std::int64_t target) {
+  constexpr std::int64_t sampled = HWY_SSSE3 | HWY_EMU128 | HWY_SCALAR;
+  return (target & sampled) != 0 ? 8 : 1;
+}
+
 }  // namespace
 
 std::vector<Candidate> array_quantize_candidates(const Format& format) {
@@ -73,10 +85,12 @@ std::vector<Candidate> array_quantize_candidates(const Format& format) {
   for (std::int64_t target : callable_targets("quantize", [&](std::int64_t target) {
          return quantize_wide_on_target(target, &probe_in, 1, &probe_out, format, mode, policy);
        })) {
-    candidates.push_back({std::string(hwy::TargetName(target)) + " generic",
-                          [target, format](const float* in, std::size_t n, std::uint16_t* out) {
-                            if (!quantize_wide_on_target(target, in, n, out, format, mode, policy)) stop(target, "quantize");
-                          }});
+    Candidate candidate{std::string(hwy::TargetName(target)) + " generic",
+                        [target, format](const float* in, std::size_t n, std::uint16_t* out) {
+                          if (!quantize_wide_on_target(target, in, n, out, format, mode, policy)) stop(target, "quantize");
+                        }};
+    candidate.chunk_sample = chunk_sample_of(target);
+    candidates.push_back(std::move(candidate));
   }
   return candidates;
 }
@@ -90,12 +104,14 @@ std::vector<Candidate> array_round_trip_candidates(const Format& format, Roundin
   for (std::int64_t target : callable_targets("round trip", [&](std::int64_t target) {
          return simd::detail::round_trip_on_target(target, &probe_in, 1, &probe_out, format, mode, policy);
        })) {
-    candidates.push_back(round_trip_candidate(
+    Candidate candidate = round_trip_candidate(
         std::string(hwy::TargetName(target)) + " round_trip",
         [target, format, mode, policy](const float* in, std::size_t n, float* out) {
           if (!simd::detail::round_trip_on_target(target, in, n, out, format, mode, policy)) stop(target, "round_trip");
         },
-        decoded));
+        decoded);
+    candidate.chunk_sample = chunk_sample_of(target);
+    candidates.push_back(std::move(candidate));
     if (best_target_only) break;
   }
   return candidates;

@@ -100,6 +100,10 @@ void sweep_chunks(const Conversion& reference, const std::vector<Candidate>& can
     const std::vector<std::uint32_t>* decoded_in_expected_floats = nullptr;
     for (std::size_t c = 0; c < candidates.size(); ++c) {
       const Candidate& candidate = candidates[c];
+      if (!chunk_in_sample(index, candidate.chunk_sample)) {
+        reports[c].not_sampled += n;
+        continue;
+      }
       // Poison the output so that an element the candidate forgets to write shows up.
       if (candidate.round_trip) {
         // The reference's codes decoded by the candidate's table (shared by the round
@@ -156,6 +160,7 @@ std::vector<CandidateReport> sweep_floats(const Conversion& reference, const std
       total[c].excluded_nan += part.excluded_nan;
       total[c].different_subnormal += part.different_subnormal;
       total[c].different_nan += part.different_nan;
+      total[c].not_sampled += part.not_sampled;
       total[c].mismatches += part.mismatches;
       total[c].first_mismatches.insert(total[c].first_mismatches.end(), part.first_mismatches.begin(),
                                        part.first_mismatches.end());
@@ -178,6 +183,11 @@ std::string describe(const CandidateReport& report) {
                   static_cast<unsigned long long>(report.different_subnormal),
                   static_cast<unsigned long long>(report.excluded_nan),
                   static_cast<unsigned long long>(report.different_nan));
+    text += line;
+  }
+  if (report.not_sampled > 0) {
+    std::snprintf(line, sizeof line, "; sampled: %llu inputs in chunks it skipped",
+                  static_cast<unsigned long long>(report.not_sampled));
     text += line;
   }
   for (const Mismatch& m : report.first_mismatches) {

@@ -34,7 +34,18 @@ struct Candidate {
   unsigned excluded_classes = no_class;  // inputs of these classes are not compared
   RoundTrip round_trip = {};
   std::vector<std::uint32_t> decoded = {};
+  // 1: every chunk. k > 1: one chunk in k (chunk_in_sample), for a candidate whose
+  // code another candidate's full sweep already shares (array_candidates.cpp says which).
+  unsigned chunk_sample = 1;
 };
+
+// Whether chunk `index` is in a one-in-`sample` sample: index % sample equal to
+// (index / sample) % sample, so that the chunk taken moves along each run of `sample`
+// consecutive chunks (with 2^20 floats a chunk and 8 chunks a binade, every binade
+// gives one chunk, and the eight positions of its top three mantissa bits all occur).
+constexpr bool chunk_in_sample(std::uint64_t index, unsigned sample) {
+  return sample <= 1 || index % sample == (index / sample) % sample;
+}
 
 // A candidate of the second kind: round_trip, checked against `decoded`.
 Candidate round_trip_candidate(std::string name, RoundTrip round_trip, std::vector<std::uint32_t> decoded);
@@ -53,6 +64,7 @@ struct CandidateReport {
   // Of the excluded inputs, those where the candidate differed from the reference
   // (what the exclusion hides, e.g. subnormal inputs flushed to zero).
   std::uint64_t different_subnormal = 0, different_nan = 0;
+  std::uint64_t not_sampled = 0;             // inputs of the chunks a sampled candidate skips
   std::uint64_t mismatches = 0;
   std::vector<Mismatch> first_mismatches;    // the smallest input bits, at most max_listed
 };

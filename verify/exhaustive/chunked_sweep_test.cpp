@@ -1,7 +1,8 @@
 // The chunked sweep helper itself: it must report a wrong candidate (with the input,
 // expected and got), notice an element a candidate forgot to write, count excluded
 // inputs exactly, agree on a range that does not fill its last chunk, and compare a
-// round trip candidate's floats with the reference's codes decoded.
+// round trip candidate's floats with the reference's codes decoded, and give a sampled
+// candidate exactly the chunks of its sample.
 #include <gtest/gtest.h>
 
 #include <bit>
@@ -81,6 +82,40 @@ TEST(ChunkedSweep, RoundTripCandidatesAreComparedWithTheDecodedReference) {
   EXPECT_EQ(reports[1].first_mismatches[0].expected, 0x4000'0000u);
   EXPECT_EQ(reports[1].first_mismatches[0].got, wrong_input);
   EXPECT_EQ(reports[2].mismatches, 0x4000u);
+}
+
+TEST(ChunkedSweep, SampledCandidatesSeeOneChunkInEachRunAndCountTheRest) {
+  // 64 chunks of 256 floats from 0: with a sample of 8, chunks 0, 9, 18, ..., 63 (the
+  // position moves by one in each run of eight). A wrong answer in chunk 9 is found, one
+  // in chunk 10 is not compared at all.
+  SweepOptions options;
+  options.first_bits = 0;
+  options.end_bits = 64 * 256;
+  options.chunk = 256;
+  const auto wrong_in = [](std::uint32_t chunk) {
+    return [chunk](const float* in, std::size_t n, std::uint16_t* out) {
+      top_half(in, n, out);
+      for (std::size_t i = 0; i < n; ++i)
+        if (std::bit_cast<std::uint32_t>(in[i]) == chunk * 256 + 5) out[i] = 0xbad;
+    };
+  };
+  Candidate sampled_wrong_in_9{"wrong in chunk 9", wrong_in(9)}, sampled_wrong_in_10{"wrong in chunk 10", wrong_in(10)};
+  sampled_wrong_in_9.chunk_sample = sampled_wrong_in_10.chunk_sample = 8;
+  const auto reports = sweep_floats(top_half, {sampled_wrong_in_9, sampled_wrong_in_10}, options);
+  ASSERT_EQ(reports.size(), 2u);
+  for (const CandidateReport& report : reports) {
+    EXPECT_EQ(report.compared, 8u * 256) << report.name;
+    EXPECT_EQ(report.not_sampled, 56u * 256) << report.name;
+  }
+  ASSERT_EQ(reports[0].mismatches, 1u);
+  EXPECT_EQ(reports[0].first_mismatches[0].input_bits, 9u * 256 + 5);
+  EXPECT_EQ(reports[1].mismatches, 0u);
+  for (std::uint64_t run = 0; run < 8; ++run) {
+    int taken = 0;
+    for (std::uint64_t index = run * 8; index < run * 8 + 8; ++index) taken += chunk_in_sample(index, 8);
+    EXPECT_EQ(taken, 1) << "run " << run;
+    EXPECT_TRUE(chunk_in_sample(run * 8 + run, 8));
+  }
 }
 
 TEST(ChunkedSweep, CountsExcludedInputsByClass) {

@@ -6,7 +6,8 @@
 //     E3M2 and the fnuz formats, to save CI time: see Paths::scalar);
 //   - the x86 conversion instructions where the CPU has them (F16C, AVX512-BF16);
 //   - the array simd::quantize as dispatched, and the generic algorithm of every
-//     Highway target compiled in and supported (array_candidates.hpp);
+//     Highway target compiled in and supported (array_candidates.hpp; SSSE3 and the
+//     one-lane fallbacks on one chunk in eight, array_candidates.cpp says why);
 //   - for the 8-bit float formats, every target's fused round_trip, whose floats must
 //     be the reference's codes decoded.
 // Every code of the format must also convert back (operator float) to its MPFR value.
@@ -80,7 +81,10 @@ std::vector<CandidateReport> sweep_and_expect_no_mismatch(const char* format_nam
   for (const CandidateReport& report : reports) {
     std::printf("%s/%s\n", format_name, describe(report).c_str());
     EXPECT_EQ(report.mismatches, 0u) << format_name << "/" << describe(report);
-    EXPECT_EQ(report.compared + report.excluded_subnormal + report.excluded_nan, all_floats) << report.name;
+    EXPECT_EQ(report.compared + report.excluded_subnormal + report.excluded_nan + report.not_sampled, all_floats)
+        << report.name;
+    // Only the targets array_candidates.cpp names are sampled, one chunk in eight.
+    EXPECT_EQ(report.not_sampled, all_floats / 8 * 7 * std::uint64_t(report.not_sampled != 0)) << report.name;
   }
   std::fflush(stdout);
   return reports;
