@@ -104,67 +104,51 @@ install_packages() {
     "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y "${missing[@]}"
 }
 
-# configure_and_build DIR CMAKE_ARGS...
+# The builds are CMakePresets.json's configure presets (the flags are stated there once);
+# configure_and_build PRESET [CMAKE_ARGS...] configures one and builds its build preset.
 configure_and_build() {
-  local dir=$1
+  local preset=$1
   shift
-  cmake -S "$repo_root" -B "$dir" "$@" && cmake --build "$dir" -j"$jobs"
+  cmake --preset "$preset" "$@" && cmake --build --preset "$preset" -j"$jobs"
 }
 
-build_release() { configure_and_build build -DCMAKE_BUILD_TYPE=Release -DBUILD_TESTING=ON; }
+build_release() { configure_and_build release; }
 
 # The demonstration needs only the library and the command, not the test suites.
 build_demo() {
-  cmake -S "$repo_root" -B build -DCMAKE_BUILD_TYPE=Release -DBUILD_TESTING=ON &&
-    cmake --build build -j"$jobs" --target softfloat_cli
+  cmake --preset release && cmake --build --preset release -j"$jobs" --target softfloat_cli
 }
 
-build_sanitize() {
-  # -O1 keeps the sanitized tests reasonably fast while the stack traces stay readable;
-  # -g1 (line tables only) is all a sanitizer's stack trace needs and compiles about a
-  # quarter faster than -g (21 s against 16 s of CPU for a typical test file).
-  # It runs `ctest -LE exhaustive` and no benchmark, so it builds neither. Of the
-  # Highway targets it compiles AVX3, AVX2 and the scalar fallback, not SSE4 and SSSE3
-  # (HWY_DISABLED_TARGETS = 2^11 | 2^12): those two are near copies of each other with
-  # AVX2's code shape, the Release build checks their results on all 2^32 floats, and
-  # the time saved keeps the whole run inside CI's budget. On a CPU without AVX-512 it
-  # leaves out AVX3 and AVX3_DL too (2^8 | 2^7): their code could not run under the
-  # sanitizers there, so compiling it would only cost minutes (the Release build still
-  # compiles every target, and its tests report the ones this CPU lacks as skipped).
-  local disabled=$(((1 << 11) | (1 << 12)))
-  if ! grep -qw avx512f /proc/cpuinfo 2>/dev/null; then
-    disabled=$((disabled | (1 << 8) | (1 << 7)))
-    echo "No AVX-512 on this CPU: the sanitizer build leaves out the AVX3 targets as well."
-  fi
-  # For the same reason each test
-  # binary is one ctest there (SOFTFLOAT_TEST_EVERY_CASE=OFF): a thousand instrumented
-  # processes cost more than a minute just to start. (simd_array_conversion_test, minutes
-  # long even with its shorter sanitizer stride, keeps one ctest per case so that both
-  # cores share it: verify/simd/CMakeLists.txt.)
-  configure_and_build build-sanitize -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSOFTFLOAT_SANITIZE=ON \
-    -DBUILD_TESTING=ON "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O1 -g1 -DHWY_DISABLED_TARGETS=${disabled}" \
-    -DSOFTFLOAT_EXHAUSTIVE_TESTS=OFF -DSOFTFLOAT_TEST_EVERY_CASE=OFF -DCMAKE_DISABLE_FIND_PACKAGE_benchmark=ON
-}
+# The sanitizer build (preset "sanitize", from the hidden "checking" one):
+# -O1 keeps the sanitized tests reasonably fast while the stack traces stay readable;
+# -g1 (line tables only) is all a sanitizer's stack trace needs and compiles about a
+# quarter faster than -g (21 s against 16 s of CPU for a typical test file).
+# It runs `ctest -LE exhaustive` and no benchmark, so it builds neither. Of the
+# Highway targets it compiles AVX3, AVX2 and the scalar fallback, not SSE4 and SSSE3:
+# those two are near copies of each other with AVX2's code shape, the Release build
+# checks their results on all 2^32 floats, and the time saved keeps the whole run
+# inside CI's budget. On a CPU without AVX-512 it leaves out AVX3 and AVX3_DL too
+# (SOFTFLOAT_HWY_ONLY_RUNNABLE): their code could not run under the sanitizers there,
+# so compiling it would only cost minutes (the Release build still compiles every
+# target, and its tests report the ones this CPU lacks as skipped). The targets are
+# named in SOFTFLOAT_HWY_DISABLED_TARGETS (cmake/HighwayTargets.cmake reads their bits
+# from Highway's header). For the same reason each test binary is one ctest there
+# (SOFTFLOAT_TEST_EVERY_CASE=OFF): a thousand instrumented processes cost more than a
+# minute just to start. (simd_array_conversion_test, minutes long even with its
+# shorter sanitizer stride, keeps one ctest per case so that both cores share it:
+# verify/simd/CMakeLists.txt.)
+build_sanitize() { configure_and_build sanitize; }
 
 # ThreadSanitizer over the tests labelled "threads" (verify/threads/, the threaded cases
-# of other suites, the Python threads test): only the target softfloat_threads_tests is
-# built, so that the phase takes minutes. Of the Highway targets it compiles one the CPU
-# runs, AVX3 where it has AVX-512 and AVX2 otherwise, and the scalar fallback (the static
-# target, always compiled): the races TSan looks for are in the threading around the
-# kernels (the worker pool, the dispatch, the per-thread constants), the same whichever
-# target runs, while each further target costs a minute or more of instrumented
-# compilation. (The Release build checks every target's results.) -O1 as in the
-# sanitizer build.
-build_tsan() {
-  local x86_targets=$(((1 << 7) | (1 << 8) | (1 << 9) | (1 << 11) | (1 << 12)))  # AVX3_DL AVX3 AVX2 SSE4 SSSE3
-  local kept=$((1 << 9))                                                         # AVX2
-  grep -qw avx512f /proc/cpuinfo 2>/dev/null && kept=$((1 << 8))                 # AVX3
-  local disabled=$((x86_targets & ~kept))
-  cmake -S "$repo_root" -B build-tsan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSOFTFLOAT_TSAN=ON -DBUILD_TESTING=ON \
-    "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O1 -g1 -DHWY_DISABLED_TARGETS=${disabled}" \
-    -DSOFTFLOAT_EXHAUSTIVE_TESTS=OFF -DSOFTFLOAT_TEST_EVERY_CASE=OFF -DCMAKE_DISABLE_FIND_PACKAGE_benchmark=ON &&
-    cmake --build build-tsan -j"$jobs" --target softfloat_threads_tests
-}
+# of other suites, the Python threads test): the build preset "tsan" builds only the
+# target softfloat_threads_tests, so that the phase takes minutes. Of the x86 Highway
+# targets it compiles AVX2, and AVX3 where the CPU has AVX-512, with the scalar
+# fallback (the static target, always compiled): the races TSan looks for are in the
+# threading around the kernels (the worker pool, the dispatch, the per-thread
+# constants), the same whichever target runs, while each further target costs a minute
+# or more of instrumented compilation. (The Release build checks every target's
+# results.) -O1 as in the sanitizer build.
+build_tsan() { configure_and_build tsan; }
 
 # One phase, the build included (its time is the phase's budget). Any report fails its
 # test: halt_on_error stops the process at the first one, with TSan's exit code 66.
@@ -174,15 +158,12 @@ tsan_phase() {
       ctest --test-dir build-tsan --output-on-failure -j2 -L threads
 }
 
-# The package as a user configures it: no tests, and GTest / Google Benchmark hidden so
-# that a dependency on them fails here. Configure only: the libraries are the same as
+# The package as a user configures it (preset "package"): no tests, and GTest / Google
+# Benchmark hidden so that a dependency on them fails here. Configure only: the libraries are the same as
 # build/'s, whose install ctest's package_install_and_use checks.
-package_test() {
-  cmake -S "$repo_root" -B build-package --no-warn-unused-cli -DCMAKE_BUILD_TYPE=Release -DBUILD_TESTING=OFF \
-    -DCMAKE_DISABLE_FIND_PACKAGE_GTest=ON -DCMAKE_DISABLE_FIND_PACKAGE_benchmark=ON
-}
+package_test() { cmake --preset package --no-warn-unused-cli; }
 
-# The fuzz targets (verify/fuzz/) in a build of their own, build-fuzz/: clang with
+# The fuzz targets (verify/fuzz/) in a build of their own, build-fuzz/ (preset "fuzz"): clang with
 # libFuzzer, ASan and UBSan, at -O0 with line tables only. clang 14 with both sanitizers
 # at -O1 spends minutes on each Highway translation unit (matmul/exact_accumulation.cpp:
 # 85 s of CPU with ASan alone, 66 s with UBSan alone; simd/quantize.cpp more than 10
@@ -190,20 +171,12 @@ package_test() {
 # short, so the slower code costs executions, not findings, and the phase stays inside
 # its minutes. Only the library, the MPFR
 # reference, the command's parser and the five targets are built (target
-# fuzz_targets). Of the Highway targets it compiles AVX2 and the EMU128 fallback, plus
-# AVX3 where the CPU has AVX-512 (HWY_DISABLED_TARGETS): the arrays target switches
+# fuzz_targets). Of the Highway targets it compiles AVX2 and the scalar fallback, plus
+# AVX3 where the CPU has AVX-512 (SOFTFLOAT_HWY_DISABLED_TARGETS, SOFTFLOAT_HWY_ONLY_RUNNABLE): the arrays target switches
 # between the compiled targets that the CPU runs, so one it cannot run would only cost
 # compile minutes, and SSE4 / SSSE3 have AVX2's code shape and are checked on every
 # float by the Release build. That keeps the phase, build included, within minutes.
-build_fuzz() {
-  local disabled=$(((1 << 7) | (1 << 11) | (1 << 12)))
-  grep -qw avx512f /proc/cpuinfo 2>/dev/null || disabled=$((disabled | (1 << 8)))
-  cmake -S "$repo_root" -B build-fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER=clang++ \
-    -DSOFTFLOAT_FUZZ=ON -DBUILD_TESTING=OFF -DSOFTFLOAT_PYTHON_MODULE=OFF \
-    "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O0 -gline-tables-only -DHWY_DISABLED_TARGETS=${disabled}" \
-    -DCMAKE_DISABLE_FIND_PACKAGE_benchmark=ON &&
-    cmake --build build-fuzz -j"$jobs" --target fuzz_targets
-}
+build_fuzz() { configure_and_build fuzz; }
 
 fuzz_target_names=(parse_format parse_number arithmetic arrays command_line)
 
