@@ -104,24 +104,9 @@ message(STATUS "package test: find_package(softfloat) without MPFR: the library 
 build_consumer(${consumer_build}-verify reference_check -DWITH_VERIFY=ON)
 message(STATUS "package test: find_package(softfloat COMPONENTS verify) gives softfloat::verify")
 
-# 3b. pkg-config, with only the scratch prefix's softfloat.pc (Highway's own .pc comes
-# from the system).
-file(GLOB_RECURSE pc_files "${prefix}/*/softfloat.pc")
-if(NOT pc_files)
-  message(FATAL_ERROR "package test: no softfloat.pc installed under ${prefix}")
-endif()
-get_filename_component(pc_dir "${pc_files}" DIRECTORY)
-run_step("pkg-config --cflags --libs softfloat"
-         ${CMAKE_COMMAND} -E env PKG_CONFIG_PATH=${pc_dir} pkg-config --cflags --libs softfloat)
-string(STRIP "${step_output}" pc_flags)
-expect("${pc_flags}" "softfloat.pc's flags" CONTAINS "${prefix}/" LACKS "mpfr|gmp")
-separate_arguments(pc_flags UNIX_COMMAND "${pc_flags}")
-run_step("compile pkg_config_check.cpp with softfloat.pc's flags"
-         ${CXX_COMPILER} -std=c++20 -O1 ${sanitizer_flags} ${SOURCE_DIR}/verify/package/pkg_config_check.cpp
-         -o ${WORK_DIR}/pkg_config_check ${pc_flags})
-run_step("run pkg_config_check" ${WORK_DIR}/pkg_config_check)
-expect("${step_output}" "pkg_config_check" CONTAINS "passed")
-message(STATUS "package test: a program built with pkg-config's softfloat flags alone runs")
+# 3b. pkg-config, with only the scratch prefix's .pc files (Highway's own come from the
+# system).
+build_with_pkg_config(${prefix} softfloat ${sanitizer_flags})
 
 # 4. The installed command.
 set(command "${prefix}/bin/softfloat")
