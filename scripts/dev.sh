@@ -13,11 +13,13 @@
 #                                 labelled threads, and ctest -L threads there (one phase,
 #                                 the build included, a few minutes)
 #                              4. the package configuration: the project configures without
-#                                 tests, GTest and Google Benchmark (build-package/). (The
-#                                 install itself is ctest's package_install_and_use, run in
-#                                 1 and 2: build/ installed into a scratch prefix, used by an
-#                                 outside project through find_package(softfloat), and its
-#                                 softfloat command run.)
+#                                 tests, GTest, Google Benchmark and MPFR (build-package/).
+#                                 (The install itself is ctest's package_install_and_use, run
+#                                 in 1 and 2: build/ installed into a scratch prefix, used by
+#                                 outside projects through find_package(softfloat), with and
+#                                 without COMPONENTS verify, and pkg-config, and its softfloat
+#                                 command run; and package_debian, run in 1: the .debs of
+#                                 build/ built by cpack, unpacked and used.)
 #                              4. the fuzz targets (verify/fuzz/), built with clang, ASan and
 #                                 UBSan in build-fuzz/, each run for 30 s
 #                              Prints the time of each phase and a summary; exits non-zero
@@ -30,7 +32,7 @@ jobs=$(nproc)
 
 debian_packages=(cmake g++ libhwy-dev libmpfr-dev libgmp-dev libgtest-dev libgmock-dev libbenchmark-dev
                  libopenblas-dev libcli11-dev pybind11-dev python3-numpy python3-matplotlib python3-pytest
-                 pkg-config python3-torch python3-sklearn python3-hypothesis libeigen3-dev
+                 pkg-config dpkg-dev python3-torch python3-sklearn python3-hypothesis libeigen3-dev
                  clang libfuzzer-14-dev libclang-rt-14-dev)
 
 phase_names=()
@@ -159,8 +161,9 @@ tsan_phase() {
 }
 
 # The package as a user configures it (preset "package"): no tests, and GTest / Google
-# Benchmark hidden so that a dependency on them fails here. Configure only: the libraries are the same as
-# build/'s, whose install ctest's package_install_and_use checks.
+# Benchmark hidden so that a dependency on them fails here; MPFR hidden too, which only
+# the component verify needs (it is then left out). Configure only: the libraries are the
+# same as build/'s, whose install ctest's package_install_and_use checks.
 package_test() { cmake --preset package --no-warn-unused-cli; }
 
 # The fuzz targets (verify/fuzz/) in a build of their own, build-fuzz/ (preset "fuzz"): clang with

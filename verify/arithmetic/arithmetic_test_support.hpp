@@ -19,10 +19,10 @@
 #include <utility>
 #include <vector>
 
+#include "softfloat/softfloat.hpp"
+#include "softfloat/verify/mpfr_reference.hpp"
 #include "verify/common/format_test_names.hpp"
 #include "verify/common/mismatch_log.hpp"
-#include "softfloat/softfloat.hpp"
-#include "verify/reference/mpfr_reference.hpp"
 
 namespace softfloat::arithmetic_test {
 

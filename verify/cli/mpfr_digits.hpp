@@ -4,7 +4,7 @@
 #include <cstddef>
 #include <string>
 
-#include "verify/reference/mpfr_reference.hpp"
+#include "softfloat/verify/mpfr_reference.hpp"
 
 namespace softfloat::cli_test {
 

@@ -24,11 +24,11 @@
 #include <vector>
 
 #include "softfloat/softfloat.hpp"
+#include "softfloat/verify/mpfr_reference.hpp"
 #include "verify/exhaustive/array_candidates.hpp"
 #include "verify/exhaustive/chunked_sweep.hpp"
 #include "verify/exhaustive/hardware_conversions.hpp"
 #include "verify/exhaustive/table_reference.hpp"
-#include "verify/reference/mpfr_reference.hpp"
 
 namespace softfloat::verify {
 namespace {

@@ -9,7 +9,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "verify/reference/mpfr_reference.hpp"
+#include "softfloat/verify/mpfr_reference.hpp"
 
 namespace softfloat::verify {
 namespace {

@@ -13,8 +13,8 @@
 #include <vector>
 
 #include "softfloat/softfloat.hpp"
+#include "softfloat/verify/mpfr_reference.hpp"
 #include "verify/exhaustive/table_reference.hpp"
-#include "verify/reference/mpfr_reference.hpp"
 
 namespace softfloat::verify {
 namespace {

@@ -12,7 +12,7 @@
 #include "softfloat/experiments/gradient_underflow.hpp"
 #include "softfloat/format_spec.hpp"
 #include "softfloat/named_formats.hpp"
-#include "verify/reference/mpfr_reference.hpp"
+#include "softfloat/verify/mpfr_reference.hpp"
 
 namespace softfloat::experiments {
 namespace {

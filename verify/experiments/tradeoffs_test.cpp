@@ -16,7 +16,7 @@
 #include "softfloat/experiments/tradeoffs.hpp"
 #include "softfloat/format_spec.hpp"
 #include "softfloat/named_formats.hpp"
-#include "verify/reference/mpfr_reference.hpp"
+#include "softfloat/verify/mpfr_reference.hpp"
 
 namespace softfloat::experiments {
 namespace {

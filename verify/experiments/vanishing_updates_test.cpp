@@ -13,7 +13,7 @@
 #include "softfloat/experiments/vanishing_updates.hpp"
 #include "softfloat/format_spec.hpp"
 #include "softfloat/random_bits.hpp"
-#include "verify/reference/mpfr_reference.hpp"
+#include "softfloat/verify/mpfr_reference.hpp"
 
 namespace softfloat::experiments {
 namespace {

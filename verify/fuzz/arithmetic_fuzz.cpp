@@ -15,8 +15,8 @@
 #include "softfloat/arithmetic.hpp"
 #include "softfloat/format_spec.hpp"
 #include "softfloat/round_to_format.hpp"
+#include "softfloat/verify/mpfr_reference.hpp"
 #include "verify/fuzz/fuzz_input.hpp"
-#include "verify/reference/mpfr_reference.hpp"
 
 namespace {
 

@@ -27,8 +27,8 @@
 
 #include "softfloat/decimal.hpp"
 #include "softfloat/named_formats.hpp"
+#include "softfloat/verify/mpfr_reference.hpp"
 #include "verify/fuzz/fuzz_input.hpp"
-#include "verify/reference/mpfr_reference.hpp"
 
 namespace {
 

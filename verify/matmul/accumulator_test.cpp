@@ -13,8 +13,8 @@
 #include <vector>
 
 #include "softfloat/softfloat.hpp"
+#include "softfloat/verify/mpfr_reference.hpp"
 #include "verify/matmul/matmul_test_support.hpp"
-#include "verify/reference/mpfr_reference.hpp"
 
 namespace softfloat::matmul_test {
 namespace {

@@ -18,8 +18,8 @@
 #include <vector>
 
 #include "softfloat/softfloat.hpp"
+#include "softfloat/verify/mpfr_reference.hpp"
 #include "verify/common/packed_bit_stream.hpp"
-#include "verify/reference/mpfr_reference.hpp"
 
 namespace softfloat::mx_test {
 

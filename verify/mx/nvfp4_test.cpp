@@ -16,8 +16,8 @@
 #include <vector>
 
 #include "softfloat/softfloat.hpp"
+#include "softfloat/verify/mpfr_reference.hpp"
 #include "verify/mx/mx_test_support.hpp"
-#include "verify/reference/mpfr_reference.hpp"
 #include "verify/simd/every_target.hpp"
 
 namespace softfloat {

@@ -2,8 +2,12 @@
 #   1. cmake --install BUILD_DIR --prefix WORK_DIR/prefix
 #   2. the installed softfloatTargets*.cmake must carry no machine flags (-march, -m...)
 #      and none of the project's own build flags (-Werror, -fsanitize)
-#   3. configure consumer/ with CMAKE_PREFIX_PATH=WORK_DIR/prefix, build it, run its programs
-#      (softfloat::softfloat, softfloat::verify and softfloat::experiments)
+#   3. configure consumer/ with CMAKE_PREFIX_PATH=WORK_DIR/prefix, build it, run its programs:
+#      find_package(softfloat) with MPFR made unfindable (softfloat::softfloat and
+#      softfloat::experiments; the programs must not link MPFR or GMP), then
+#      find_package(softfloat COMPONENTS verify) (softfloat::verify, the MPFR reference)
+#   3b. compile a program with `pkg-config --cflags --libs softfloat` and the installed
+#      softfloat.pc alone, and run it
 #   4. run the installed command, bin/softfloat: an encoding, a demo with --csv, and a
 #      plot through the plot scripts installed beside it (Debian's /usr/bin/python3 with
 #      matplotlib draws it)
@@ -30,15 +34,8 @@ set(consumer_build "${WORK_DIR}/consumer-build")
 file(REMOVE_RECURSE "${WORK_DIR}")
 file(MAKE_DIRECTORY "${WORK_DIR}")
 
-# Runs a command; on failure prints its output and stops with the step's name.
-function(run_step description)
-  message(STATUS "package test: ${description}")
-  execute_process(COMMAND ${ARGN} RESULT_VARIABLE result OUTPUT_VARIABLE output ERROR_VARIABLE output)
-  if(NOT result EQUAL 0)
-    message(FATAL_ERROR "package test: ${description} failed (${result}):\n${output}")
-  endif()
-  set(step_output "${output}" PARENT_SCOPE)
-endfunction()
+set(step_prefix "package test")
+include(${CMAKE_CURRENT_LIST_DIR}/steps.cmake)
 
 # 1. Install.
 set(config_args)
@@ -66,27 +63,50 @@ list(LENGTH target_files target_file_count)
 message(STATUS "package test: ${target_file_count} installed target file(s) carry no -march/-m/-Werror/-fsanitize")
 
 # 3. The outside project.
-set(consumer_args -S ${SOURCE_DIR}/verify/package/consumer -B ${consumer_build}
+set(consumer_args -S ${SOURCE_DIR}/verify/package/consumer
     -DCMAKE_PREFIX_PATH=${prefix} -DSOFTFLOAT_EXAMPLES_DIR=${SOURCE_DIR}/examples -DCMAKE_BUILD_TYPE=Release)
-if(CXX_COMPILER)
-  list(APPEND consumer_args -DCMAKE_CXX_COMPILER=${CXX_COMPILER})
-endif()
+set(sanitizer_flags)
 if(SANITIZE)
-  list(APPEND consumer_args "-DCMAKE_CXX_FLAGS=-fsanitize=address,undefined -fno-sanitize-recover=all"
-       "-DCMAKE_EXE_LINKER_FLAGS=-fsanitize=address,undefined")
+  set(sanitizer_flags -fsanitize=address,undefined -fno-sanitize-recover=all)
+  list(JOIN sanitizer_flags " " sanitizer_flag_string)
+  list(APPEND consumer_args "-DCMAKE_CXX_FLAGS=${sanitizer_flag_string}" "-DCMAKE_EXE_LINKER_FLAGS=-fsanitize=address,undefined")
 endif()
-run_step("configure the outside project" ${CMAKE_COMMAND} ${consumer_args})
-# It must have found the package just installed, not another copy on the system.
-file(STRINGS "${consumer_build}/CMakeCache.txt" found_dir REGEX "^softfloat_DIR:")
-string(FIND "${found_dir}" "${prefix}/" at)
-if(NOT at GREATER -1)
-  message(FATAL_ERROR "package test: the outside project found softfloat elsewhere: ${found_dir}")
+if(NOT CXX_COMPILER)
+  set(CXX_COMPILER c++)
 endif()
-run_step("build the outside project" ${CMAKE_COMMAND} --build ${consumer_build} -j2)
-foreach(program api_tour contract_names reference_check experiments_check)
-  run_step("run ${program}" ${consumer_build}/${program})
-  message(STATUS "${step_output}")
+list(APPEND consumer_args -DCMAKE_CXX_COMPILER=${CXX_COMPILER})
+# build_consumer(BUILD_DIR PROGRAMS CMAKE_ARGS...): configures, builds and runs them.
+function(build_consumer build_dir programs)
+  run_step("configure the outside project (${ARGN})" ${CMAKE_COMMAND} ${consumer_args} -B ${build_dir} ${ARGN})
+  # It must have found the package just installed, not another copy on the system.
+  file(STRINGS "${build_dir}/CMakeCache.txt" found_dir REGEX "^softfloat_DIR:")
+  string(FIND "${found_dir}" "${prefix}/" at)
+  if(NOT at GREATER -1)
+    message(FATAL_ERROR "package test: the outside project found softfloat elsewhere: ${found_dir}")
+  endif()
+  run_step("build the outside project" ${CMAKE_COMMAND} --build ${build_dir} -j2)
+  foreach(program IN LISTS programs)
+    run_step("run ${program}" ${build_dir}/${program})
+    message(STATUS "${step_output}")
+  endforeach()
+endfunction()
+# Without components, as a user without MPFR: find_package(MPFR) would find nothing
+# (and the consumer fails if the package looked for it at all).
+set(library_programs api_tour contract_names experiments_check)
+build_consumer(${consumer_build} "${library_programs}" -DCMAKE_DISABLE_FIND_PACKAGE_MPFR=ON)
+foreach(program IN LISTS library_programs)
+  run_step("read the libraries ${program} needs" readelf --dynamic ${consumer_build}/${program})
+  if(step_output MATCHES "lib(mpfr|gmp)")
+    message(FATAL_ERROR "package test: ${program}, linked with softfloat::softfloat alone, needs MPFR or GMP:\n${step_output}")
+  endif()
 endforeach()
+message(STATUS "package test: find_package(softfloat) without MPFR: the library links, its programs run and need no MPFR/GMP")
+build_consumer(${consumer_build}-verify reference_check -DWITH_VERIFY=ON)
+message(STATUS "package test: find_package(softfloat COMPONENTS verify) gives softfloat::verify")
+
+# 3b. pkg-config, with only the scratch prefix's .pc files (Highway's own come from the
+# system).
+build_with_pkg_config(${prefix} softfloat ${sanitizer_flags})
 
 # 4. The installed command.
 set(command "${prefix}/bin/softfloat")

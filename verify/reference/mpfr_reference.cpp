@@ -1,6 +1,6 @@
 // MPFR reference rounding (see mpfr_reference.hpp). Written from the format's
 // definition, deliberately without the library's rounding routine.
-#include "verify/reference/mpfr_reference.hpp"
+#include "softfloat/verify/mpfr_reference.hpp"
 
 #include <bit>
 #include <functional>

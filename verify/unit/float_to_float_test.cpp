@@ -11,7 +11,7 @@
 #include <type_traits>
 
 #include "softfloat/softfloat.hpp"
-#include "verify/reference/mpfr_reference.hpp"
+#include "softfloat/verify/mpfr_reference.hpp"
 
 namespace softfloat {
 namespace {

@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "softfloat/softfloat.hpp"
-#include "verify/reference/mpfr_reference.hpp"
+#include "softfloat/verify/mpfr_reference.hpp"
 
 namespace softfloat {
 namespace {

@@ -8,7 +8,7 @@
 #include <limits>
 
 #include "softfloat/softfloat.hpp"
-#include "verify/reference/mpfr_reference.hpp"
+#include "softfloat/verify/mpfr_reference.hpp"
 
 namespace softfloat {
 namespace {

@@ -1,7 +1,7 @@
 // Links softfloat::verify from the installed package and checks that its MPFR reference
 // and the library agree: every code of E4M3 and BF16 reads back to itself through the
 // reference, and a sweep of float bit patterns rounds to the same code both ways.
-#include <verify/reference/mpfr_reference.hpp>
+#include <softfloat/verify/mpfr_reference.hpp>
 
 #include <softfloat/softfloat.hpp>
 
