@@ -184,23 +184,37 @@ build_fuzz() { configure_and_build fuzz; }
 fuzz_target_names=(parse_format parse_number arithmetic arrays command_line)
 
 # run_fuzzers SECONDS: each target for SECONDS, starting from its committed corpus; new
-# inputs go to build-fuzz/corpus/, not into the repository. A finding (a failed check,
-# a crash, a sanitizer report, a unit slower than 20 s) fails the phase and leaves the
-# input in build-fuzz/findings/; reproduce it with the target and the file.
+# inputs go to build-fuzz/corpus/, not into the repository. A libFuzzer process uses one
+# core, so as many run at once as there are cores (two: the five targets take three
+# rounds of SECONDS rather than five). A finding (a failed check, a crash, a sanitizer
+# report, a unit slower than 20 s) fails the phase and leaves the input in
+# build-fuzz/findings/; reproduce it with the target and the file.
+run_one_fuzzer() {
+  local name=$1 seconds=$2
+  mkdir -p "build-fuzz/corpus/$name"
+  build-fuzz/verify/fuzz/softfloat_fuzz_"$name" -max_total_time="$seconds" -timeout=20 -rss_limit_mb=2048 \
+    -print_final_stats=1 -artifact_prefix="build-fuzz/findings/$name-" \
+    "build-fuzz/corpus/$name" "verify/fuzz/corpus/$name" >"build-fuzz/$name.log" 2>&1
+}
+
 run_fuzzers() {
-  local seconds=$1 name status=0
+  local seconds=$1 name status=0 first
   mkdir -p build-fuzz/findings
-  for name in "${fuzz_target_names[@]}"; do
-    mkdir -p "build-fuzz/corpus/$name"
-    echo "--- $name: ${seconds}s ---"
-    if build-fuzz/verify/fuzz/softfloat_fuzz_"$name" -max_total_time="$seconds" -timeout=20 -rss_limit_mb=2048 \
-      -print_final_stats=1 -artifact_prefix="build-fuzz/findings/$name-" \
-      "build-fuzz/corpus/$name" "verify/fuzz/corpus/$name" >"build-fuzz/$name.log" 2>&1; then
-      grep -E '^(Done|stat::number_of_executed_units|stat::peak_rss_mb)' "build-fuzz/$name.log"
-    else
-      tail -n 60 "build-fuzz/$name.log"
-      status=1
-    fi
+  local -A pid_of=()
+  for ((first = 0; first < ${#fuzz_target_names[@]}; first += jobs)); do
+    for name in "${fuzz_target_names[@]:first:jobs}"; do
+      run_one_fuzzer "$name" "$seconds" &
+      pid_of[$name]=$!
+    done
+    for name in "${fuzz_target_names[@]:first:jobs}"; do
+      echo "--- $name: ${seconds}s ---"
+      if wait "${pid_of[$name]}"; then
+        grep -E '^(Done|stat::number_of_executed_units|stat::peak_rss_mb)' "build-fuzz/$name.log"
+      else
+        tail -n 60 "build-fuzz/$name.log"
+        status=1
+      fi
+    done
   done
   return $status
 }
