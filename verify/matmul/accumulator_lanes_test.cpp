@@ -25,7 +25,7 @@
 #include "matmul/paths.hpp"
 #include "softfloat/softfloat.hpp"
 #include "verify/matmul/matmul_test_support.hpp"
-#include "verify/simd/every_target.hpp"
+#include <hwy/tests/hwy_gtest.h>
 
 namespace softfloat::matmul_test {
 namespace {
@@ -76,18 +76,17 @@ void check_accumulator(const Format& acc, std::uint64_t seed) {
   }
 }
 
-TEST(AccumulatorInLanes, EqualsTheScalarDefinitionOnEveryTarget) {
+// One case per target (Highway's hwy/tests/hwy_gtest.h): AccumulatorInLanesEveryTargetGroup/
+// AccumulatorInLanesEveryTarget.EqualsTheScalarDefinition/<target>.
+class AccumulatorInLanesEveryTarget : public hwy::TestWithParamTarget {};
+HWY_TARGET_INSTANTIATE_TEST_SUITE_P(AccumulatorInLanesEveryTarget);
+
+TEST_P(AccumulatorInLanesEveryTarget, EqualsTheScalarDefinition) {
   for (const Format& acc : kAccumulators) EXPECT_TRUE(matmul_detail::accumulator_in_lanes(acc)) << format_name(acc);
-  const auto names = test_targets::for_each_target([](const std::string& name) {
-    if (name == "SCALAR") {  // HWY_SCALAR: one lane, no halves to demote into
-      std::printf("target SCALAR: not checked, it has no vector kernel (matmul runs the scalar definition)\n");
-      return;
-    }
-    std::printf("target %s\n", name.c_str());
-    std::uint64_t seed = 1;
-    for (const Format& acc : kAccumulators) check_accumulator(acc, seed++);
-  });
-  EXPECT_FALSE(names.empty());
+  // HWY_SCALAR: one lane, no halves to demote into; matmul runs the scalar definition.
+  if (GetParam() == HWY_SCALAR) GTEST_SKIP() << "target SCALAR has no vector kernel";
+  std::uint64_t seed = 1;
+  for (const Format& acc : kAccumulators) check_accumulator(acc, seed++);
 }
 
 // Columns beyond one block of B (whose width shrinks as k grows) and two threads: the
