@@ -61,6 +61,8 @@ constexpr bool at_most_8_bits(const Format& f) { return f.total_bits() <= 8; }
 constexpr bool at_most_16_bits(const Format& f) { return f.total_bits() <= 16; }
 constexpr bool wider_than_16_bits(const Format& f) { return f.total_bits() > 16; }
 constexpr bool is_p3109(const Format& f) { return f.specials == Specials::p3109; }
+// At most fp32's 8 exponent bits: every value and gap within float's range.
+constexpr bool within_fp32_range(const Format& f) { return f.exponent_bits <= 8; }
 // The midpoints between neighbouring values are doubles: they need the format's
 // significand bits plus one (FP64's need 54).
 constexpr bool midpoints_are_doubles(const Format& f) { return f.mantissa_bits + 2 <= 53; }
