@@ -21,6 +21,7 @@
 
 #include "softfloat/softfloat.hpp"
 #include "softfloat/verify/mpfr_reference.hpp"
+#include "verify/common/format_lists.hpp"
 #include "verify/common/format_test_names.hpp"
 #include "verify/common/mismatch_log.hpp"
 
@@ -33,9 +34,10 @@ using verify::Mpfr;
 // ---------------------------------------------------------------------------
 // Formats.
 
-// Every format of at most 8 bits in the contract: all pairs of codes are checked.
-using ByteFormats = ::testing::Types<E5M2, E4M3, E4M3FNUZ, E5M2FNUZ, P3109<8, 1>, P3109<8, 2>, P3109<8, 3>,
-                                     P3109<8, 4>, P3109<8, 5>, P3109<8, 6>, P3109<8, 7>, E8M0, E2M1, E2M3, E3M2>;
+// Every format of at most 8 bits in the contract: all pairs of codes are checked. The
+// lists live in verify/common/format_lists.hpp.
+using test_formats::ByteFormats;
+using test_formats::Concat;
 
 using test_names::FormatNames;
 using test_names::identifier_of;

@@ -138,8 +138,7 @@ TEST(ByteFormatArithmeticConventions, SignedZeros) {
 // Directed roundings on the OCP FP8 formats: every pair, every operation.
 template <class F>
 class Fp8DirectedRounding : public ::testing::Test {};
-using Fp8Formats = ::testing::Types<E4M3, E5M2>;
-TYPED_TEST_SUITE(Fp8DirectedRounding, Fp8Formats, FormatNames);
+TYPED_TEST_SUITE(Fp8DirectedRounding, test_formats::OcpFp8Formats, FormatNames);
 
 TYPED_TEST(Fp8DirectedRounding, EveryPairEveryOperation) {
   for (const RoundingPair& rounding : kDirectedRoundings)

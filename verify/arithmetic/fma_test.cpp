@@ -29,8 +29,7 @@ void check_fma(MismatchLog& log, const ValueTable& table, std::size_t i, std::si
 // Every triple of the formats of at most 6 bits (4096 for E2M1, 262144 for E3M2 and E2M3).
 template <class F>
 class SmallFormatFma : public ::testing::Test {};
-using SmallFormats = ::testing::Types<E2M1, E3M2, E2M3>;
-TYPED_TEST_SUITE(SmallFormatFma, SmallFormats, FormatNames);
+TYPED_TEST_SUITE(SmallFormatFma, test_formats::SmallFormats, FormatNames);
 
 TYPED_TEST(SmallFormatFma, EveryTriple) {
   using F = TypeParam;

@@ -21,6 +21,7 @@
 
 #include "softfloat/softfloat.hpp"
 #include "softfloat/verify/mpfr_reference.hpp"
+#include "verify/common/format_lists.hpp"
 #include "verify/common/format_test_names.hpp"
 #include "verify/common/mismatch_log.hpp"
 
@@ -30,27 +31,14 @@ namespace softfloat::conversion_test {
 using verify::largest_finite_code;
 using verify::Mpfr;
 
-// ---------------------------------------------------------------------------
-// The formats under test.
-
-// Formats of at most 16 bits: every code is enumerated. Float<5,10,3> is a custom
-// bias (max 2^27 * (2 - 2^-10)); Float<4,3,11,false> a custom-bias OCP-style fn
-// format (max 1.75 * 2^(15 - 11) = 28).
-using NarrowFormats =
-    ::testing::Types<BF16, FP16, E5M2, E4M3, E3M2, E2M3, E2M1, E8M0, E4M3FNUZ, E5M2FNUZ, P3109<8, 1>,
-                     P3109<8, 2>, P3109<8, 3>, P3109<8, 4>, P3109<8, 5>, P3109<8, 6>, P3109<8, 7>,
-                     Float<3, 4>, Float<6, 9>, Float<5, 10, 3>, Float<4, 3, 11, false>>;
-// Wider formats: sampled binade by binade. TF32 is Float<8,10>, FP32 is
-// Float<8,23> and FP64 is Float<11,52>, so those three are listed once.
-using WideFormats = ::testing::Types<FP32, TF32, Float<7, 16>, Float<11, 20>, FP64>;
-
-template <class A, class B>
-struct ConcatTypes;
-template <class... A, class... B>
-struct ConcatTypes<::testing::Types<A...>, ::testing::Types<B...>> {
-  using type = ::testing::Types<A..., B...>;
-};
-using AllFormats = ConcatTypes<NarrowFormats, WideFormats>::type;
+// The formats under test (verify/common/format_lists.hpp): those of at most 16 bits
+// have every code enumerated, wider ones are sampled binade by binade.
+using test_formats::AllFormats;
+using test_formats::Concat;
+using test_formats::NarrowFormats;
+using test_formats::RepresentativeFormats;
+using test_formats::Select;
+using test_formats::WideFormats;
 
 using test_names::FormatNames;
 using test_names::identifier_of;

@@ -10,8 +10,7 @@ namespace softfloat::conversion_test {
 namespace {
 
 // Every format whose midpoints are doubles (FP64's need 54 bits).
-using DoubleRoundingFormats =
-    ConcatTypes<NarrowFormats, ::testing::Types<FP32, TF32, Float<7, 16>, Float<11, 20>>>::type;
+using DoubleRoundingFormats = Select<AllFormats, test_formats::midpoints_are_doubles>;
 
 template <class F>
 class DoubleRounding : public ::testing::Test {};

@@ -19,6 +19,7 @@
 #include "softfloat/simd.hpp"
 #include "softfloat/threads.hpp"
 #include "verify/common/expect_invalid.hpp"
+#include "verify/common/rounding_modes.hpp"
 
 namespace softfloat {
 namespace {
@@ -73,7 +74,7 @@ TEST_P(InPlace, RoundTrip) {
   for (const char* spec : {"fp32", "bf16", "fp16", "e4m3", "e5m2", "e2m1", "e3m2:finite", "e8m0", "p3109_8p3"}) {
     SCOPED_TRACE(spec);
     const Format format = parse_format(spec);
-    for (Overflow policy : {Overflow::standard, Overflow::saturate}) {
+    for (Overflow policy : test_support::kOverflowPolicies) {
       std::vector<float> expected(x.size()), buffer = x;
       simd::round_trip(x.data(), x.size(), expected.data(), format, Rounding::nearest_even, policy);
       simd::round_trip(buffer.data(), buffer.size(), buffer.data(), format, Rounding::nearest_even, policy);

@@ -27,6 +27,7 @@
 #include "softfloat/named_formats.hpp"
 #include "softfloat/nvfp4.hpp"
 #include "softfloat/simd.hpp"
+#include "verify/common/rounding_modes.hpp"
 #include "verify/simd/every_target.hpp"
 
 namespace softfloat {
@@ -98,7 +99,7 @@ TEST(NanPayloads, ArrayQuantizeOnEveryTarget) {
     for (const Spec& spec : kFormats) {
       const Format f = parse_format(spec.name);
       for (Rounding mode : {Rounding::nearest_even, Rounding::toward_zero, Rounding::odd, Rounding::stochastic})
-        for (Overflow policy : {Overflow::standard, Overflow::saturate}) {
+        for (Overflow policy : test_support::kOverflowPolicies) {
           const auto codes = quantized(x.data(), x.size(), f, spec.code_bytes, mode, policy);
           for (std::size_t i = 1; i < x.size(); i += 3) {
             const std::uint32_t bits = std::bit_cast<std::uint32_t>(x[i]);

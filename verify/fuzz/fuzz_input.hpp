@@ -15,6 +15,7 @@
 
 #include "softfloat/format.hpp"
 #include "softfloat/rounding.hpp"
+#include "verify/common/rounding_modes.hpp"
 
 namespace softfloat::fuzz {
 
@@ -70,7 +71,10 @@ class FuzzInput {
   }
 
   // The modes with one correct result (those MPFR's reference computes), or any mode.
-  Rounding deterministic_rounding() { return kDeterministic[below(std::size(kDeterministic))]; }
+  Rounding deterministic_rounding() {
+    using test_support::kDeterministicRoundings;
+    return kDeterministicRoundings[below(std::size(kDeterministicRoundings))];
+  }
   Rounding rounding() { return Rounding(below(10)); }
   Overflow overflow() { return flag() ? Overflow::saturate : Overflow::standard; }
 
@@ -87,9 +91,6 @@ class FuzzInput {
   }
 
  private:
-  static constexpr Rounding kDeterministic[] = {
-      Rounding::nearest_even, Rounding::nearest_away, Rounding::nearest_zero, Rounding::toward_zero,
-      Rounding::away_from_zero, Rounding::up, Rounding::down, Rounding::odd};
   std::span<const std::uint8_t> bytes_;
 };
 

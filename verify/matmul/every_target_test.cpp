@@ -1,5 +1,6 @@
 // The fp32-accumulating paths on every Highway target compiled in and supported by this
-// CPU, each forced in turn with hwy::SetSupportedTargetsForTest, in the in-order
+// CPU, each its own test case named by the target (Highway's hwy/tests/hwy_gtest.h
+// forces it with hwy::SetSupportedTargetsForTest), in the in-order
 // summation (the pairs-of-products paths, which are not Highway targets, have
 // pairs_of_products_test.cpp): the blocked GEMM, the
 // matrix-vector path and the public matmul against the definition (the plain loop over
@@ -10,6 +11,7 @@
 // its in-register decoding and its table fallback, and over every bf16 code. A few
 // seconds in Release.
 #include <gtest/gtest.h>
+#include <hwy/tests/hwy_gtest.h>
 
 #include <bit>
 #include <climits>
@@ -24,8 +26,8 @@
 #include "matmul/code_matrix.hpp"
 #include "matmul/paths.hpp"
 #include "softfloat/softfloat.hpp"
+#include "verify/common/format_lists.hpp"
 #include "verify/matmul/matmul_test_support.hpp"
-#include "verify/simd/every_target.hpp"
 
 namespace softfloat::matmul_test {
 namespace {
@@ -71,19 +73,21 @@ void check_paths(std::uint64_t seed) {
   }
 }
 
-TEST(MatmulEveryTarget, Fp32PathsEqualTheDefinition) {
+// One case per target: MatmulEveryTargetGroup/MatmulEveryTarget.<test>/<target>.
+class MatmulEveryTarget : public hwy::TestWithParamTarget {};
+HWY_TARGET_INSTANTIATE_TEST_SUITE_P(MatmulEveryTarget);
+
+TEST_P(MatmulEveryTarget, Fp32PathsEqualTheDefinition) {
   const ScopedSummation in_order(MatmulSummation::in_order);
-  const auto names = test_targets::for_each_target([](const std::string& name) {
-    const matmul_detail::LoopNestShape tile = matmul_detail::gemm_fp32_shape();
-    std::printf("target %s: micro-kernel tile %zu x %zu\n", name.c_str(), tile.tile_rows, tile.tile_columns);
-    check_paths<E4M3, E4M3>(1);
-    check_paths<BF16, BF16>(2);
-    check_paths<E5M2, E4M3>(3);
-    check_paths<FP16, FP16>(4);
-    check_paths<E2M1, E2M1>(5);
-    check_paths<E4M3, BF16>(6);
-  });
-  EXPECT_FALSE(names.empty());
+  const matmul_detail::LoopNestShape tile = matmul_detail::gemm_fp32_shape();
+  std::printf("target %s: micro-kernel tile %zu x %zu\n", hwy::TargetName(GetParam()), tile.tile_rows,
+              tile.tile_columns);
+  check_paths<E4M3, E4M3>(1);
+  check_paths<BF16, BF16>(2);
+  check_paths<E5M2, E4M3>(3);
+  check_paths<FP16, FP16>(4);
+  check_paths<E2M1, E2M1>(5);
+  check_paths<E4M3, BF16>(6);
 }
 
 // x (1 x 256) times B (256 x 256) whose row p holds every code, rotated by p, so each
@@ -110,24 +114,20 @@ void check_every_byte_code() {
   EXPECT_EQ(count_differences(c2, expected2, "gemm, every code of " + format_name(F::format)), 0u);
 }
 
-TEST(MatmulEveryTarget, MatrixVectorDecodesEveryByteCode) {
+template <class... F>
+void check_every_byte_code_of(::testing::Types<F...>) {
+  (check_every_byte_code<F>(), ...);
+}
+
+TEST_P(MatmulEveryTarget, MatrixVectorDecodesEveryByteCode) {
   const ScopedSummation in_order(MatmulSummation::in_order);
-  test_targets::for_each_target([](const std::string&) {
-    check_every_byte_code<E4M3>();
-    check_every_byte_code<E5M2>();
-    check_every_byte_code<E4M3FNUZ>();
-    check_every_byte_code<E5M2FNUZ>();
-    check_every_byte_code<P3109<8, 3>>();
-    check_every_byte_code<E8M0>();
-    check_every_byte_code<E3M2>();
-    check_every_byte_code<E2M1>();
-    // Bias -1: the rule's scale 2^(127 - bias) is not a float, so the table-lookup
-    // kernel runs.
-    check_every_byte_code<Float<4, 3, -1, false>>();
-    // Unsigned, no zero, no subnormals: the rule misses codes 0 and 1, so every lane is
-    // taken from the table through the exception path.
-    check_every_byte_code<Float<7, 1, 63, false, Specials::fn, false, false>>();
-  });
+  check_every_byte_code_of(test_formats::ByteFormats{});
+  // Bias -1: the rule's scale 2^(127 - bias) is not a float, so the table-lookup
+  // kernel runs.
+  check_every_byte_code<Float<4, 3, -1, false>>();
+  // Unsigned, no zero, no subnormals: the rule misses codes 0 and 1, so every lane is
+  // taken from the table through the exception path.
+  check_every_byte_code<Float<7, 1, 63, false, Specials::fn, false, false>>();
 }
 
 // The shift-and-scale rule's constants, worked by hand. E4M3 (bias 7, M = 3): the
@@ -138,48 +138,44 @@ TEST(MatmulEveryTarget, MatrixVectorDecodesEveryByteCode) {
 // scale 1, and it misses code 0 (2^-127, where the rule gives 0) and the NaN 0xFF.
 // x (1 x 64) times B (64 x 1024) holding each of the 65536 bf16 codes once (subnormals,
 // infinities, NaNs): the matrix-vector path decodes bf16 by a shift in its kernel.
-TEST(MatmulEveryTarget, MatrixVectorDecodesEveryBf16Code) {
+TEST_P(MatmulEveryTarget, MatrixVectorDecodesEveryBf16Code) {
   const ScopedSummation in_order(MatmulSummation::in_order);
-  test_targets::for_each_target([](const std::string&) {
-    const std::size_t k = 64, n = 1024;
-    Codes<FP32> x(k);
-    for (std::size_t p = 0; p < k; ++p) x[p] = FP32(0.25 + double(p % 7) / 8).bits();
-    Codes<BF16> b(k * n);
-    for (std::size_t i = 0; i < k * n; ++i) b[i] = std::uint16_t(i);
-    const std::vector<float> expected = definition_loop<FP32, BF16, FP32>(x, b, 1, n, k);
-    std::vector<float> c(n, -1.0f);
-    matmul<FP32, BF16>(x.data(), b.data(), c.data(), 1, n, k);
-    EXPECT_EQ(count_differences(c, expected, "every bf16 code"), 0u);
-  });
+  const std::size_t k = 64, n = 1024;
+  Codes<FP32> x(k);
+  for (std::size_t p = 0; p < k; ++p) x[p] = FP32(0.25 + double(p % 7) / 8).bits();
+  Codes<BF16> b(k * n);
+  for (std::size_t i = 0; i < k * n; ++i) b[i] = std::uint16_t(i);
+  const std::vector<float> expected = definition_loop<FP32, BF16, FP32>(x, b, 1, n, k);
+  std::vector<float> c(n, -1.0f);
+  matmul<FP32, BF16>(x.data(), b.data(), c.data(), 1, n, k);
+  EXPECT_EQ(count_differences(c, expected, "every bf16 code"), 0u);
 }
 
 // The scan behind the pairs rule (Bf16Fit::add, a Highway kernel) on every target:
 // each of the 65536 bf16 codes alone, and runs of every length up to 40 around one
 // value that is no bf16 value, against the rule read off the code by hand.
-TEST(MatmulEveryTarget, Bf16FitScansEveryValue) {
-  test_targets::for_each_target([](const std::string&) {
-    for (std::uint32_t code = 0; code < 0x10000; ++code) {
-      const float value = std::bit_cast<float>(code << 16);
-      const std::uint32_t field = (code >> 7) & 0xFF;
-      const bool counted = field != 0xFF && (code & 0x7FFF) != 0;
+TEST_P(MatmulEveryTarget, Bf16FitScansEveryValue) {
+  for (std::uint32_t code = 0; code < 0x10000; ++code) {
+    const float value = std::bit_cast<float>(code << 16);
+    const std::uint32_t field = (code >> 7) & 0xFF;
+    const bool counted = field != 0xFF && (code & 0x7FFF) != 0;
+    matmul_detail::Bf16Fit fit;
+    fit.add(&value, 1);
+    ASSERT_EQ(fit.bf16_values, !(counted && field == 0)) << std::hex << code;
+    ASSERT_EQ(fit.largest_exponent, counted ? int(field) - 127 : INT_MIN) << std::hex << code;
+    ASSERT_EQ(fit.smallest_quantum, counted ? int(field) - 134 : INT_MAX) << std::hex << code;
+  }
+  for (std::size_t length = 1; length <= 40; ++length)
+    for (std::size_t where = 0; where < length; ++where) {
+      std::vector<float> values(length, 0.75f);  // exponent -1
+      values[where] = 1.0f + 0x1p-9f;            // 10 significant bits
+      if (where > 0) values[where - 1] = 0x1p-100f;
       matmul_detail::Bf16Fit fit;
-      fit.add(&value, 1);
-      ASSERT_EQ(fit.bf16_values, !(counted && field == 0)) << std::hex << code;
-      ASSERT_EQ(fit.largest_exponent, counted ? int(field) - 127 : INT_MIN) << std::hex << code;
-      ASSERT_EQ(fit.smallest_quantum, counted ? int(field) - 134 : INT_MAX) << std::hex << code;
+      fit.add(values.data(), length);
+      EXPECT_FALSE(fit.bf16_values) << length << " " << where;
+      EXPECT_EQ(fit.largest_exponent, 0) << length << " " << where;
+      EXPECT_EQ(fit.smallest_quantum, where > 0 ? -107 : length > 1 ? -8 : -7) << length << " " << where;
     }
-    for (std::size_t length = 1; length <= 40; ++length)
-      for (std::size_t where = 0; where < length; ++where) {
-        std::vector<float> values(length, 0.75f);  // exponent -1
-        values[where] = 1.0f + 0x1p-9f;            // 10 significant bits
-        if (where > 0) values[where - 1] = 0x1p-100f;
-        matmul_detail::Bf16Fit fit;
-        fit.add(values.data(), length);
-        EXPECT_FALSE(fit.bf16_values) << length << " " << where;
-        EXPECT_EQ(fit.largest_exponent, 0) << length << " " << where;
-        EXPECT_EQ(fit.smallest_quantum, where > 0 ? -107 : length > 1 ? -8 : -7) << length << " " << where;
-      }
-  });
 }
 
 TEST(MatrixVectorByteDecode, RuleConstantsByHand) {

@@ -5,6 +5,7 @@
 // and bad arguments.
 #include <gtest/gtest.h>
 #include <hwy/targets.h>
+#include <hwy/tests/hwy_gtest.h>
 #include <mpfr.h>
 
 #include <cmath>
@@ -259,24 +260,21 @@ TEST(Nvfp4, DecodeEveryScaleCodeMatchesMpfr) {
   }
 }
 
-TEST(Nvfp4, VectorisedMatchesScalarOnEveryTarget) {
+// One case per target (Highway's hwy/tests/hwy_gtest.h): Nvfp4EveryTargetGroup/
+// Nvfp4EveryTarget.<test>/<target>.
+class Nvfp4EveryTarget : public hwy::TestWithParamTarget {};
+HWY_TARGET_INSTANTIATE_TEST_SUITE_P(Nvfp4EveryTarget);
+
+TEST_P(Nvfp4EveryTarget, VectorisedMatchesScalar) {
   std::mt19937 rng(77);
   const std::vector<float> in = random_tensor(16 * 700 + 5, rng, -160, 127, true);
   const Encoded expected = encode(in, true);
   const std::vector<std::uint32_t> expected_back = decode_bits(expected, in.size(), true);
-  int targets = 0;
-  for (std::int64_t target : hwy::SupportedAndGeneratedTargets()) {
-    hwy::SetSupportedTargetsForTest(target);
-    SCOPED_TRACE(hwy::TargetName(target));
-    const Encoded got = encode(in, false);
-    EXPECT_EQ(bits_of(got.amax), bits_of(expected.amax));
-    EXPECT_EQ(got.scales, expected.scales);
-    EXPECT_EQ(got.elements, expected.elements);
-    EXPECT_EQ(decode_bits(got, in.size(), false), expected_back);
-    ++targets;
-  }
-  hwy::SetSupportedTargetsForTest(0);
-  EXPECT_GT(targets, 0);
+  const Encoded got = encode(in, false);
+  EXPECT_EQ(bits_of(got.amax), bits_of(expected.amax));
+  EXPECT_EQ(got.scales, expected.scales);
+  EXPECT_EQ(got.elements, expected.elements);
+  EXPECT_EQ(decode_bits(got, in.size(), false), expected_back);
 }
 
 // The elements' rounding: every direction, stochastic from a seed and an offset, gives

@@ -23,6 +23,10 @@
 #endif
 
 #include "simd/array_paths.hpp"
+#include "verify/common/format_lists.hpp"
+#include "verify/common/format_test_names.hpp"
+#include "verify/common/mismatch_log.hpp"
+#include "verify/common/rounding_modes.hpp"
 #include "verify/simd/every_target.hpp"
 #include "softfloat/softfloat.hpp"
 
@@ -34,29 +38,27 @@ struct NamedFormat {
   Format format;
 };
 
-// Every contract format, fp32, and custom ones: other biases, a 16-bit fn format, an
-// unsigned IEEE format, and a wide-range format that takes the scalar route.
+NamedFormat named(const Format& f) { return {test_names::identifier_of(format_name(f)), f}; }
+
+// Every format of the shared lists that the vector algorithm takes (at most 32 bits,
+// FP64 has no array path, within fp32's exponent range), and formats only a spec
+// names: a 16-bit fn format, unsigned ones, and e9m6, whose range beyond fp32's takes
+// the scalar route (it stands for every wider-ranged format, e11m20 among them).
+bool takes_vector_algorithm(const Format& f) { return f.total_bits() <= 32 && test_formats::within_fp32_range(f); }
 std::vector<NamedFormat> formats_under_test() {
-  std::vector<NamedFormat> list = {
-      {"fp32", FP32::format},         {"bf16", BF16::format},         {"fp16", FP16::format},
-      {"tf32", TF32::format},         {"e5m2", E5M2::format},         {"e4m3", E4M3::format},
-      {"e3m2", E3M2::format},         {"e2m3", E2M3::format},         {"e2m1", E2M1::format},
-      {"e8m0", E8M0::format},         {"e4m3fnuz", E4M3FNUZ::format}, {"e5m2fnuz", E5M2FNUZ::format},
-      {"p3109_8p1", P3109<8, 1>::format}, {"p3109_8p2", P3109<8, 2>::format}, {"p3109_8p3", P3109<8, 3>::format},
-      {"p3109_8p4", P3109<8, 4>::format}, {"p3109_8p5", P3109<8, 5>::format}, {"p3109_8p6", P3109<8, 6>::format},
-      {"p3109_8p7", P3109<8, 7>::format}, {"e3m4", Float<3, 4>::format},    {"e6m9", Float<6, 9>::format},
-      {"e5m10_bias3", Float<5, 10, 3>::format}, {"e4m3_fn_bias11", Float<4, 3, 11, false>::format},
-      {"e5m10_fn", parse_format("e5m10:fn")},   {"e5m2_unsigned", parse_format("e5m2:unsigned")},
-      {"e4m3_finite_unsigned", parse_format("e4m3:finite:unsigned")},
-      {"e9m6_wide", Float<9, 6>::format},  // range beyond fp32's: the scalar route
-  };
+  std::vector<NamedFormat> list;
+  for (const Format& f : test_formats::formats_of(test_formats::AllFormats{}))
+    if (takes_vector_algorithm(f)) list.push_back(named(f));
+  for (const char* spec : {"e5m10:fn", "e5m2:unsigned", "e4m3:finite:unsigned", "e9m6"})
+    list.push_back(named(parse_format(spec)));
   return list;
 }
 
-constexpr Rounding kModes[] = {Rounding::nearest_even, Rounding::nearest_away, Rounding::nearest_zero,
-                               Rounding::toward_zero,  Rounding::away_from_zero, Rounding::up,
-                               Rounding::down,         Rounding::odd};
-constexpr Overflow kPolicies[] = {Overflow::standard, Overflow::saturate};
+using test_support::hex;
+using test_support::kDeterministicRoundings;
+using test_support::kOverflowPolicies;
+using test_support::MismatchLog;
+using test_support::name_of;
 
 float from_bits(std::uint32_t u) { return std::bit_cast<float>(u); }
 std::uint32_t bits_of(float x) { return std::bit_cast<std::uint32_t>(x); }
@@ -134,21 +136,11 @@ constexpr std::size_t kLongStride = std::size_t{1} << 20;
 constexpr std::size_t kLongStride = std::size_t{1} << 24;
 #endif
 
-// Reports the first few mismatches of one comparison and counts the rest.
-struct MismatchLog {
-  std::string what;
-  int count = 0;
-  void check(std::uint32_t input, std::uint32_t expected, std::uint32_t got) {
-    if (expected == got) return;
-    if (++count <= 5)
-      ADD_FAILURE() << what << ": input 0x" << std::hex << input << " expected 0x" << expected << " got 0x" << got;
-  }
-  ~MismatchLog() {
-    if (count > 5) ADD_FAILURE() << what << ": " << count << " mismatches in all";
-  }
-};
-
-const char* mode_name(Rounding mode) { return rounding_name(mode).data(); }
+// One output against its expected bits (verify/common/mismatch_log.hpp); a mismatch
+// names the input's bits.
+void check_bits(MismatchLog& log, std::uint32_t input, std::uint32_t expected, std::uint32_t got) {
+  log.check(got, expected, [&] { return "input " + hex(input); });
+}
 
 // quantize through the public entry point or the generic algorithm alone, into the
 // storage width of the format; `out` is reused between calls (no page faults per run).
@@ -199,8 +191,8 @@ TEST_P(ArrayConversion, QuantizeMatchesScalarOnEveryTarget) {
   std::vector<std::uint32_t> expected, got, expected_floats, decoded;
   if (f.total_bits() <= 16)
     for (std::uint32_t code = 0; code < code_count(f); ++code) decoded.push_back(expected_float_bits(code, f));
-  for (Rounding mode : kModes) {
-    for (Overflow policy : kPolicies) {
+  for (Rounding mode : kDeterministicRoundings) {
+    for (Overflow policy : kOverflowPolicies) {
       const bool is_default = mode == Rounding::nearest_even && policy == Overflow::standard;
       inputs = boundary;
       const auto& stride = is_default ? long_stride : short_stride;
@@ -215,13 +207,14 @@ TEST_P(ArrayConversion, QuantizeMatchesScalarOnEveryTarget) {
           expected_floats[i] = f.total_bits() <= 16 ? decoded[expected[i]] : expected_float_bits(expected[i], f);
       }
       for_each_target([&](const std::string& target) {
-        const std::string what = GetParam().name + " " + mode_name(mode) +
+        const std::string what = GetParam().name + " " + name_of(mode) +
                                  (policy == Overflow::saturate ? " saturate " : " standard ") + target;
         for (bool generic : {false, true}) {
           if (generic && !has_shortcut(f)) continue;
           MismatchLog log{what + (generic ? " generic" : " public")};
           run_quantize(inputs, f, mode, policy, generic, got);
-          for (std::size_t i = 0; i < inputs.size(); ++i) log.check(bits_of(inputs[i]), expected[i], got[i]);
+          for (std::size_t i = 0; i < inputs.size(); ++i) check_bits(log, bits_of(inputs[i]), expected[i], got[i]);
+          EXPECT_TRUE(log.result());
         }
         // round_trip, public and generic (the fused per-target loop wherever the vector
         // algorithm covers the format), must be quantize then dequantize, bit for bit.
@@ -232,7 +225,8 @@ TEST_P(ArrayConversion, QuantizeMatchesScalarOnEveryTarget) {
           if (generic) simd::detail::round_trip_generic(inputs.data(), inputs.size(), round_tripped.data(), f, mode, policy);
           else simd::round_trip(inputs.data(), inputs.size(), round_tripped.data(), f, mode, policy);
           for (std::size_t i = 0; i < inputs.size(); ++i)
-            log.check(bits_of(inputs[i]), expected_floats[i], bits_of(round_tripped[i]));
+            check_bits(log, bits_of(inputs[i]), expected_floats[i], bits_of(round_tripped[i]));
+          EXPECT_TRUE(log.result());
         }
       });
     }
@@ -269,7 +263,8 @@ TEST_P(ArrayConversion, DequantizeMatchesScalarOnEveryCode) {
         for (std::size_t c = 0; c < count; ++c) codes[c] = std::uint32_t(c);
         run(codes);
       }
-      for (std::size_t c = 0; c < count; ++c) log.check(std::uint32_t(c), expected[c], bits_of(out[c]));
+      for (std::size_t c = 0; c < count; ++c) check_bits(log, std::uint32_t(c), expected[c], bits_of(out[c]));
+      EXPECT_TRUE(log.result());
     }
   });
 }
@@ -297,7 +292,7 @@ void check_lengths_and_guards(const NamedFormat& named) {
         simd::quantize(in.data() + misalign, n, first, f);
         MismatchLog log{named.name + " n=" + std::to_string(n) + " misalign=" + std::to_string(misalign) + " " + target};
         for (std::size_t i = 0; i < n; ++i)
-          log.check(bits_of(in[misalign + i]), expected_pool[(i * 7919) % pool.size()], first[i]);
+          check_bits(log, bits_of(in[misalign + i]), expected_pool[(i * 7919) % pool.size()], first[i]);
         for (std::size_t i = 0; i < guard + misalign; ++i) ASSERT_EQ(out[i], guard_value) << "written before out[0]";
         for (std::size_t i = guard + misalign + n; i < out.size(); ++i) ASSERT_EQ(out[i], guard_value) << "written after out[n)";
         // And back: dequantize into a guarded float buffer.
@@ -307,7 +302,11 @@ void check_lengths_and_guards(const NamedFormat& named) {
         // Every code of the pool was checked against the scalar rule above; here the
         // guards and the alignment matter, so compare with the dequantized pool codes.
         for (std::size_t i = 0; i < n && i < 4096; ++i)
-          log.check(first[i], expected_float_bits(first[i], f), bits_of(back[i]));
+          check_bits(log, first[i], expected_float_bits(first[i], f), bits_of(back[i]));
+        // An empty array has no codes to compare: the guards above are its check.
+        if (n > 0) {
+          EXPECT_TRUE(log.result());
+        }
         for (std::size_t i = 0; i < guard + misalign; ++i) ASSERT_EQ(floats[i], 0xA5A5A5A5u);
         for (std::size_t i = guard + misalign + n; i < floats.size(); ++i) ASSERT_EQ(floats[i], 0xA5A5A5A5u);
       }
@@ -332,8 +331,9 @@ TEST_P(ArrayConversion, RoundTripAndDoubleInput) {
   simd::round_trip(in.data(), in.size(), out.data(), f);
   MismatchLog log{GetParam().name + " round_trip"};
   for (std::size_t i = 0; i < in.size(); ++i)
-    log.check(bits_of(in[i]), expected_float_bits(expected_code(in[i], f, Rounding::nearest_even, Overflow::standard), f),
+    check_bits(log, bits_of(in[i]), expected_float_bits(expected_code(in[i], f, Rounding::nearest_even, Overflow::standard), f),
               bits_of(out[i]));
+  EXPECT_TRUE(log.result());
   // Doubles just above a midpoint of the format's codes round up only when read as doubles.
   std::vector<double> doubles;
   for (std::uint64_t code = 0; code + 1 < std::min<std::uint64_t>(f.magnitude_mask(), 4096); ++code) {
@@ -347,8 +347,9 @@ TEST_P(ArrayConversion, RoundTripAndDoubleInput) {
   simd::quantize(doubles.data(), doubles.size(), codes.data(), f, Rounding::up, Overflow::saturate);
   MismatchLog double_log{GetParam().name + " double input"};
   for (std::size_t i = 0; i < doubles.size(); ++i)
-    double_log.check(std::uint32_t(i), std::uint32_t(round_to_format(decode(doubles[i]), f, Rounding::up, Overflow::saturate)),
+    check_bits(double_log, std::uint32_t(i), std::uint32_t(round_to_format(decode(doubles[i]), f, Rounding::up, Overflow::saturate)),
                      codes[i]);
+  EXPECT_TRUE(double_log.result());
 }
 
 // Doubles that separate rounding the double from rounding a float made of it: for a
@@ -408,25 +409,26 @@ TEST_P(ArrayConversion, DoubleInputMatchesScalarOnEveryTarget) {
   if (f.total_bits() > 32) GTEST_SKIP() << "formats of more than 32 bits have no array path";
   const std::vector<double> in = double_inputs(f);
   constexpr std::size_t guard = 19;
-  for (Rounding mode : kModes) {
-    for (Overflow policy : kPolicies) {
+  for (Rounding mode : kDeterministicRoundings) {
+    for (Overflow policy : kOverflowPolicies) {
       std::vector<std::uint32_t> expected(in.size());
       for (std::size_t i = 0; i < in.size(); ++i) expected[i] = std::uint32_t(round_to_format(decode(in[i]), f, mode, policy));
       for_each_target([&](const std::string& target) {
-        MismatchLog log{GetParam().name + " from double, " + mode_name(mode) + ", " + target};
+        MismatchLog log{GetParam().name + " from double, " + name_of(mode) + ", " + target};
         auto check = [&](auto* codes) {
           using Code = std::remove_pointer_t<decltype(codes)>;
           std::vector<Code> out(in.size() + guard, Code(0xA5A5A5A5u));
           for (std::size_t n : {in.size(), in.size() - 7, std::size_t{13}, std::size_t{1}}) {
             std::fill(out.begin(), out.end(), Code(0xA5A5A5A5u));
             simd::quantize(in.data(), n, out.data(), f, mode, policy);
-            for (std::size_t i = 0; i < n; ++i) log.check(std::uint32_t(i), expected[i], out[i]);
+            for (std::size_t i = 0; i < n; ++i) check_bits(log, std::uint32_t(i), expected[i], out[i]);
             for (std::size_t i = n; i < out.size(); ++i) ASSERT_EQ(out[i], Code(0xA5A5A5A5u)) << "written at " << i;
           }
         };
         if (f.total_bits() <= 8) check(static_cast<std::uint8_t*>(nullptr));
         else if (f.total_bits() <= 16) check(static_cast<std::uint16_t*>(nullptr));
         else check(static_cast<std::uint32_t*>(nullptr));
+        EXPECT_TRUE(log.result());
       });
     }
   }
@@ -452,7 +454,7 @@ TEST_P(ArrayConversion, RoundTripWithNonTemporalStoresOnEveryTarget) {
   for (Rounding mode : {Rounding::nearest_even, Rounding::toward_zero, Rounding::stochastic}) {
     // An empty call tells whether the fused loop covers the format and mode.
     if (!simd::detail::round_trip_on_target(targets.front(), nullptr, 0, nullptr, f, mode, Overflow::standard)) {
-      outside += std::string(" ") + mode_name(mode);
+      outside += std::string(" ") + name_of(mode);
       continue;
     }
     ++modes_streamed;
@@ -469,9 +471,10 @@ TEST_P(ArrayConversion, RoundTripWithNonTemporalStoresOnEveryTarget) {
         if (in_place) std::copy(in.begin(), in.end(), out);
         ASSERT_TRUE(simd::detail::round_trip_on_target(target, in_place ? out : in.data(), in.size(), out, f, mode,
                                                        Overflow::standard, stream, true));
-        MismatchLog log{GetParam().name + " " + mode_name(mode) + " streamed, " + hwy::TargetName(target) +
+        MismatchLog log{GetParam().name + " " + name_of(mode) + " streamed, " + hwy::TargetName(target) +
                         (in_place ? ", in place" : ", output offset " + std::to_string(offset))};
-        for (std::size_t i = 0; i < in.size(); ++i) log.check(bits_of(in[i]), expected[i], bits_of(out[i]));
+        for (std::size_t i = 0; i < in.size(); ++i) check_bits(log, bits_of(in[i]), expected[i], bits_of(out[i]));
+        EXPECT_TRUE(log.result());
         for (float* p = buffer.data(); p < out; ++p) ASSERT_EQ(*p, kUntouched) << "written before the output";
         for (float* p = out + in.size(); p < buffer.data() + buffer.size(); ++p)
           ASSERT_EQ(*p, kUntouched) << "written after the output";
@@ -506,7 +509,8 @@ void check_streamed_dequantize(const NamedFormat& named) {
         GTEST_SKIP() << named.name << ": outside the vector algorithm (dequantized by the scalar rule)";
       MismatchLog log{named.name + " dequantize streamed, " + hwy::TargetName(target) + ", output offset " +
                       std::to_string(offset)};
-      for (std::size_t i = 0; i < codes.size(); ++i) log.check(codes[i], expected[i], bits_of(out[i]));
+      for (std::size_t i = 0; i < codes.size(); ++i) check_bits(log, codes[i], expected[i], bits_of(out[i]));
+      EXPECT_TRUE(log.result());
       for (float* p = buffer.data(); p < out; ++p) ASSERT_EQ(*p, kUntouched) << "written before the output";
       for (float* p = out + codes.size(); p < buffer.data() + buffer.size(); ++p)
         ASSERT_EQ(*p, kUntouched) << "written after the output";
@@ -567,10 +571,11 @@ std::vector<float> subnormal_range_inputs(const Format& f) {
 // halfway cases and the formats' subnormal ranges.
 TEST(ArrayConversionEnvironment, ResultsIgnoreRoundingModeAndFlushToZero) {
   const std::vector<float> stride = stride_inputs(std::size_t{1} << 16);
-  const NamedFormat checked[] = {{"fp16", FP16::format}, {"bf16", BF16::format},        {"e4m3", E4M3::format},
-                                 {"e5m2", E5M2::format}, {"e8m0", E8M0::format},        {"e2m1", E2M1::format},
-                                 {"e3m2", E3M2::format}, {"e4m3fnuz", E4M3FNUZ::format}, {"tf32", TF32::format}};
-  for (const auto& [name, f] : checked) {
+  // One format of each kind, and E8M0, E3M2 and TF32: the shortcuts' formats and the
+  // generic path's layouts.
+  using Checked = test_formats::Concat<test_formats::RepresentativeFormats, ::testing::Types<E8M0, E3M2, TF32>>;
+  for (const Format& f : test_formats::formats_of(Checked{})) {
+    const std::string name = format_name(f);
     std::vector<float> inputs = subnormal_range_inputs(f);
     inputs.insert(inputs.end(), stride.begin(), stride.end());
     for (std::uint32_t u : {0x00000001u, 0x00400000u, 0x007FFFFFu, 0x33000001u, 0x33800000u, 0x387FC000u,
@@ -601,10 +606,11 @@ TEST(ArrayConversionEnvironment, ResultsIgnoreRoundingModeAndFlushToZero) {
         std::fesetround(saved_rounding);
         MismatchLog log{name + " under FTZ, DAZ and rounding mode " + std::to_string(rounding) + " on " + target};
         for (std::size_t i = 0; i < inputs.size(); ++i) {
-          log.check(bits_of(inputs[i]), expected[i], got[i]);
+          check_bits(log, bits_of(inputs[i]), expected[i], got[i]);
           if (f.total_bits() > 8 && f.total_bits() <= 16)
-            log.check(expected[i], expected_float_bits(expected[i], f), bits_of(back[i]));
+            check_bits(log, expected[i], expected_float_bits(expected[i], f), bits_of(back[i]));
         }
+        EXPECT_TRUE(log.result());
       });
     }
   }

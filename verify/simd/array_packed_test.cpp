@@ -4,6 +4,7 @@
 // Codes come from round_to_format(), the scalar routine verify/conversion checks
 // against MPFR.
 #include <gtest/gtest.h>
+#include <hwy/tests/hwy_gtest.h>
 
 #include <bit>
 #include <cstdint>
@@ -16,7 +17,7 @@
 #include "softfloat/softfloat.hpp"
 #include "verify/common/expect_invalid.hpp"
 #include "verify/common/packed_bit_stream.hpp"
-#include "verify/simd/every_target.hpp"
+#include "verify/common/format_lists.hpp"
 
 namespace softfloat {
 namespace {
@@ -29,11 +30,16 @@ std::uint32_t scalar_float_bits(std::uint32_t code, const Format& f) {
   return std::uint32_t(round_to_format(decode(code, f), binary32_format));
 }
 
+// The formats of at most 6 bits, which pack densely.
 struct Packed {
-  const char* name;
+  std::string name;
   Format format;
 };
-const Packed kPacked[] = {{"E2M1", E2M1::format}, {"E2M3", E2M3::format}, {"E3M2", E3M2::format}};
+std::vector<Packed> packed_formats() {
+  std::vector<Packed> list;
+  for (const Format& f : test_formats::formats_of(test_formats::SmallFormats{})) list.push_back({format_name(f), f});
+  return list;
+}
 
 // E2M1 (bias 1): 1.0 = 0b0'01'0 = 0x2; -0.5 = the subnormal 1 * 2^(0 - 1), 0b1'00'1 = 0x9.
 // Element 0 is the low nibble: 0x9 << 4 | 0x2 = 0x92. With a third value 6.0 = 1.5 * 2^2
@@ -106,55 +112,57 @@ TEST(PackedLayout, PackedSize) {
   EXPECT_EQ(simd::packed_size(E3M2::format, 1001), 751u);  // 6006 bits = 750.75 bytes
 }
 
+// One case per target (Highway's hwy/tests/hwy_gtest.h): PackedEveryTargetGroup/
+// PackedEveryTarget.<test>/<target>.
+class PackedEveryTarget : public hwy::TestWithParamTarget {};
+HWY_TARGET_INSTANTIATE_TEST_SUITE_P(PackedEveryTarget);
+
 // Every code, packed by pack_codes, unpacks to its scalar value and packs back to
 // the same bytes (these formats have no NaN, so every code is its own value's code).
-TEST(PackedRoundTrip, EveryCode) {
-  test_targets::for_each_target([](const std::string&) {
-    for (const Packed& p : kPacked) {
-      const int width = p.format.total_bits();
-      std::vector<std::uint32_t> codes;
-      for (std::uint32_t c = 0; c < (1u << width); ++c) codes.push_back(c);
-      const std::vector<std::uint8_t> packed = pack_codes(codes, width);
-      std::vector<float> values(codes.size());
-      simd::dequantize_packed(packed.data(), packed.size(), codes.size(), values.data(), p.format);
-      for (std::uint32_t c : codes)
-        EXPECT_EQ(std::bit_cast<std::uint32_t>(values[c]), scalar_float_bits(c, p.format)) << p.name << " code " << c;
-      std::vector<std::uint8_t> again(packed.size());
-      simd::quantize_packed(values.data(), values.size(), again.data(), again.size(), p.format);
-      EXPECT_EQ(again, packed) << p.name;
-    }
-  });
+
+TEST_P(PackedEveryTarget, EveryCodeRoundTrips) {
+  for (const Packed& p : packed_formats()) {
+    const int width = p.format.total_bits();
+    std::vector<std::uint32_t> codes;
+    for (std::uint32_t c = 0; c < (1u << width); ++c) codes.push_back(c);
+    const std::vector<std::uint8_t> packed = pack_codes(codes, width);
+    std::vector<float> values(codes.size());
+    simd::dequantize_packed(packed.data(), packed.size(), codes.size(), values.data(), p.format);
+    for (std::uint32_t c : codes)
+      EXPECT_EQ(std::bit_cast<std::uint32_t>(values[c]), scalar_float_bits(c, p.format)) << p.name << " code " << c;
+    std::vector<std::uint8_t> again(packed.size());
+    simd::quantize_packed(values.data(), values.size(), again.data(), again.size(), p.format);
+    EXPECT_EQ(again, packed) << p.name;
+  }
 }
 
 // Random floats over each format's range (and beyond it) at many lengths, with guard
 // bytes after packed_size(n) that must stay untouched in both directions.
-TEST(PackedLengths, MatchReferenceWithGuardBytes) {
-  test_targets::for_each_target([](const std::string&) {
-    std::mt19937 rng(7);
-    for (const Packed& p : kPacked) {
-      const int width = p.format.total_bits();
-      std::uniform_real_distribution<float> spread(-40.0f, 40.0f);
-      for (std::size_t n : {0u, 1u, 2u, 3u, 4u, 5u, 7u, 31u, 32u, 33u, 48u, 64u, 1001u, 4096u + 5u, 3u * 4096u + 2u}) {
-        std::vector<float> in(n);
-        for (float& x : in) x = spread(rng) / float(1 << (rng() % 6));
-        std::vector<std::uint32_t> codes(n);
-        for (std::size_t i = 0; i < n; ++i) codes[i] = scalar_code(in[i], p.format);
-        const std::vector<std::uint8_t> expected = pack_codes(codes, width);
-        const std::size_t bytes = simd::packed_size(p.format, n);
-        ASSERT_EQ(bytes, expected.size()) << p.name << " n " << n;
-        constexpr std::size_t kGuard = 8;
-        std::vector<std::uint8_t> out(bytes + kGuard, 0xA5);
-        simd::quantize_packed(in.data(), n, out.data(), bytes, p.format);
-        for (std::size_t i = 0; i < bytes; ++i) ASSERT_EQ(out[i], expected[i]) << p.name << " n " << n << " byte " << i;
-        for (std::size_t i = bytes; i < out.size(); ++i) EXPECT_EQ(out[i], 0xA5) << p.name << " n " << n;
-        std::vector<float> back(n + kGuard, 1234.5f);
-        simd::dequantize_packed(out.data(), bytes, n, back.data(), p.format);
-        for (std::size_t i = 0; i < n; ++i)
-          ASSERT_EQ(std::bit_cast<std::uint32_t>(back[i]), scalar_float_bits(codes[i], p.format)) << p.name << " " << i;
-        for (std::size_t i = n; i < back.size(); ++i) EXPECT_EQ(back[i], 1234.5f) << p.name << " n " << n;
-      }
+TEST_P(PackedEveryTarget, LengthsMatchReferenceWithGuardBytes) {
+  std::mt19937 rng(7);
+  for (const Packed& p : packed_formats()) {
+    const int width = p.format.total_bits();
+    std::uniform_real_distribution<float> spread(-40.0f, 40.0f);
+    for (std::size_t n : {0u, 1u, 2u, 3u, 4u, 5u, 7u, 31u, 32u, 33u, 48u, 64u, 1001u, 4096u + 5u, 3u * 4096u + 2u}) {
+      std::vector<float> in(n);
+      for (float& x : in) x = spread(rng) / float(1 << (rng() % 6));
+      std::vector<std::uint32_t> codes(n);
+      for (std::size_t i = 0; i < n; ++i) codes[i] = scalar_code(in[i], p.format);
+      const std::vector<std::uint8_t> expected = pack_codes(codes, width);
+      const std::size_t bytes = simd::packed_size(p.format, n);
+      ASSERT_EQ(bytes, expected.size()) << p.name << " n " << n;
+      constexpr std::size_t kGuard = 8;
+      std::vector<std::uint8_t> out(bytes + kGuard, 0xA5);
+      simd::quantize_packed(in.data(), n, out.data(), bytes, p.format);
+      for (std::size_t i = 0; i < bytes; ++i) ASSERT_EQ(out[i], expected[i]) << p.name << " n " << n << " byte " << i;
+      for (std::size_t i = bytes; i < out.size(); ++i) EXPECT_EQ(out[i], 0xA5) << p.name << " n " << n;
+      std::vector<float> back(n + kGuard, 1234.5f);
+      simd::dequantize_packed(out.data(), bytes, n, back.data(), p.format);
+      for (std::size_t i = 0; i < n; ++i)
+        ASSERT_EQ(std::bit_cast<std::uint32_t>(back[i]), scalar_float_bits(codes[i], p.format)) << p.name << " " << i;
+      for (std::size_t i = n; i < back.size(); ++i) EXPECT_EQ(back[i], 1234.5f) << p.name << " n " << n;
     }
-  });
+  }
 }
 
 // The runtime overload's rounding and overflow reach the packing. E2M1: 0.3 lies

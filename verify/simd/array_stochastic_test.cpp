@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "softfloat/softfloat.hpp"
+#include "verify/common/rounding_modes.hpp"
 #include "verify/simd/every_target.hpp"
 
 namespace softfloat {
@@ -38,7 +39,7 @@ const NamedFormat kFormats[] = {
     {"e9m6_wide", Float<9, 6>::format},  // beyond fp32's range: the scalar route
 };
 constexpr Rounding kModes[] = {Rounding::stochastic, Rounding::stochastic_equal};
-constexpr Overflow kPolicies[] = {Overflow::standard, Overflow::saturate};
+using test_support::kOverflowPolicies;
 
 // A 2^16 stride through all float bit patterns, then whole vectors of each format's
 // subnormal range and of values just above 1, and of its normal range, so that every
@@ -110,7 +111,7 @@ TEST(ArrayStochastic, MatchesScalarOnEveryTarget) {
   for (const NamedFormat& named : kFormats) {
     const std::vector<float> in = test_inputs(named.format);
     for (Rounding mode : kModes)
-      for (Overflow policy : kPolicies)
+      for (Overflow policy : kOverflowPolicies)
         for (const RandomStream& random : streams) {
           const auto expected = scalar_codes(in, named.format, mode, policy, random);
           targets = for_each_target([&](const std::string& target) {

@@ -1,6 +1,12 @@
 // Runs a test body once per Highway target that the library was compiled for and this
 // CPU supports, with that target forced for HWY_DYNAMIC_DISPATCH, so that every code
 // path a user's machine may pick is checked here, not only the best one.
+//
+// For a test that computes its expected values once (the scalar definition over
+// millions of inputs) and compares every target with them: split into one case per
+// target, it would compute them again for each. A test whose work is per target uses
+// Highway's own hwy::TestWithParamTarget (hwy/tests/hwy_gtest.h) instead, one case per
+// target named by it (matmul/every_target_test.cpp, simd/array_packed_test.cpp).
 #pragma once
 
 #include <gtest/gtest.h>

@@ -10,6 +10,8 @@
 #include <type_traits>
 
 #include "softfloat/softfloat.hpp"
+#include "verify/common/format_lists.hpp"
+#include "verify/common/format_test_names.hpp"
 
 namespace softfloat {
 namespace {
@@ -190,10 +192,7 @@ static_assert(E8M0::min_normal().bits() == 0 && E8M0::max().bits() == 0xFE);
 // The same checks at run time, one expectation per field, so a failure names it.
 template <class F>
 class LimitsTest : public ::testing::Test {};
-using NamedFormats = ::testing::Types<FP32, FP64, BF16, FP16, TF32, E5M2, E4M3, E3M2, E2M3, E2M1, E8M0,
-                                      E4M3FNUZ, E5M2FNUZ, P3109<8, 1>, P3109<8, 2>, P3109<8, 3>,
-                                      P3109<8, 4>, P3109<8, 5>, P3109<8, 6>, P3109<8, 7>>;
-TYPED_TEST_SUITE(LimitsTest, NamedFormats);
+TYPED_TEST_SUITE(LimitsTest, test_formats::NamedFormats, test_names::FormatNames);
 
 TYPED_TEST(LimitsTest, MatchHandDerivedValues) {
   using F = TypeParam;

@@ -9,6 +9,8 @@
 
 #include "softfloat/softfloat.hpp"
 #include "softfloat/verify/mpfr_reference.hpp"
+#include "verify/common/format_lists.hpp"
+#include "verify/common/format_test_names.hpp"
 
 namespace softfloat {
 namespace {
@@ -80,9 +82,7 @@ TEST(FnuzConvention, E5M2FnuzCodes) {
 // P3109: NaN 0x80, +-infinity 0x7F / 0xFF, and finite overflow goes to infinity.
 template <class F>
 class P3109Test : public ::testing::Test {};
-using P3109Formats = ::testing::Types<P3109<8, 1>, P3109<8, 2>, P3109<8, 3>, P3109<8, 4>, P3109<8, 5>,
-                                      P3109<8, 6>, P3109<8, 7>>;
-TYPED_TEST_SUITE(P3109Test, P3109Formats);
+TYPED_TEST_SUITE(P3109Test, test_formats::P3109Formats, test_names::FormatNames);
 
 TYPED_TEST(P3109Test, SpecialCodes) {
   using F = TypeParam;
