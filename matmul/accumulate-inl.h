@@ -115,8 +115,11 @@ HWY_INLINE hn::Vec<sd::DUHalf> SumAsFloatRoundedToOdd(VD p, VD s) {
 #endif
 }
 
-// The running sums of one row across one vector of columns: two halves as doubles.
+// The running sums of one row across one vector of columns: two halves as doubles,
+// starting at +0. The constructor is written out so that it is compiled for the target
+// (GCC's implicit one is not, and cannot inline NEON's vector constructors into it).
 struct RowSums {
+  HWY_INLINE RowSums() : low(hn::Zero(DD())), high(hn::Zero(DD())), largest(hn::Zero(DU())) {}
   VD low, high;
   VU largest;  // the largest |float bits| before a rounding to Acc: >= inf's means special
 };
@@ -150,8 +153,7 @@ HWY_INLINE void AccumulateColumns(const simd::detail::QuantizeConstants& q,
   const DD dd;
   const DFHalf dh;
   const std::size_t half = hn::Lanes(dd);
-  RowSums sums[kRows];
-  for (std::size_t r = 0; r < kRows; ++r) sums[r] = {hn::Zero(dd), hn::Zero(dd), hn::Zero(du)};  // +0
+  RowSums sums[kRows];  // +0
   for (std::size_t p = 0; p < k; ++p) {
     const float* b_row = b + p * width + j;
     const VD b_low = hn::PromoteTo(dd, hn::LoadU(dh, b_row));

@@ -20,11 +20,15 @@
 #                                 without COMPONENTS verify, and pkg-config, and its softfloat
 #                                 command run; and package_debian, run in 1: the .debs of
 #                                 build/ built by cpack, unpacked and used.)
-#                              4. the fuzz targets (verify/fuzz/), built with clang, ASan and
+#                              5. the aarch64 cross build in build-aarch64/ and the unit,
+#                                 conversion and SIMD suites under qemu-user (one phase,
+#                                 the build included, minutes)
+#                              6. the fuzz targets (verify/fuzz/), built with clang, ASan and
 #                                 UBSan in build-fuzz/, each run for 30 s
 #                              Prints the time of each phase and a summary; exits non-zero
 #                              if any phase failed.
-#   bash scripts/dev.sh fuzz [SECONDS]   phase 4 alone, SECONDS per target (default 30)
+#   bash scripts/dev.sh fuzz [SECONDS]   phase 6 alone, SECONDS per target (default 30)
+#   bash scripts/dev.sh aarch64          phase 5 alone (with the install)
 set -uo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 repo_root=$(pwd)
@@ -33,7 +37,11 @@ jobs=$(nproc)
 debian_packages=(cmake g++ libhwy-dev libmpfr-dev libgmp-dev libgtest-dev libgmock-dev libbenchmark-dev
                  libopenblas-dev libcli11-dev pybind11-dev python3-numpy python3-matplotlib python3-pytest
                  pkg-config dpkg-dev python3-torch python3-sklearn python3-hypothesis libeigen3-dev
-                 clang libfuzzer-14-dev libclang-rt-14-dev)
+                 clang libfuzzer-14-dev libclang-rt-14-dev
+                 g++-aarch64-linux-gnu qemu-user)
+# The aarch64 cross build's libraries (multiarch: beside the host's, in
+# /usr/lib/aarch64-linux-gnu); installing them needs the foreign architecture arm64.
+arm64_packages=(libhwy-dev:arm64 libmpfr-dev:arm64 libgmp-dev:arm64 libgtest-dev:arm64 libgmock-dev:arm64)
 
 phase_names=()
 phase_results=()
@@ -87,21 +95,26 @@ print_summary() {
   return $failed
 }
 
-# Installs the Debian packages that are missing; apt-get update only if any are.
+# Installs the Debian packages that are missing; apt-get update only if any are, and
+# dpkg --add-architecture arm64 only if an arm64 package is missing and dpkg lacks it.
 install_packages() {
   local missing=() package
-  for package in "${debian_packages[@]}"; do
+  for package in "${debian_packages[@]}" "${arm64_packages[@]}"; do
     if [[ $(dpkg-query -W -f='${db:Status-Status}' "$package" 2>/dev/null) != installed ]]; then
       missing+=("$package")
     fi
   done
+  local count=$((${#debian_packages[@]} + ${#arm64_packages[@]}))
   if [[ ${#missing[@]} -eq 0 ]]; then
-    echo "All ${#debian_packages[@]} Debian packages are installed."
+    echo "All ${count} Debian packages are installed."
     return 0
   fi
   echo "Installing: ${missing[*]}"
   local sudo=()
   [[ $(id -u) -ne 0 ]] && sudo=(sudo)
+  if [[ " ${missing[*]}" == *:arm64* ]] && ! dpkg --print-foreign-architectures | grep -qx arm64; then
+    "${sudo[@]}" dpkg --add-architecture arm64 || return 1
+  fi
   "${sudo[@]}" apt-get update &&
     "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y "${missing[@]}"
 }
@@ -181,6 +194,47 @@ package_test() { cmake --preset package --no-warn-unused-cli; }
 # float by the Release build. That keeps the phase, build included, within minutes.
 build_fuzz() { configure_and_build fuzz; }
 
+# The aarch64 cross build in build-aarch64/ (preset "aarch64":
+# cmake/toolchains/aarch64-linux-gnu.cmake, Debian's g++-aarch64-linux-gnu and the arm64
+# multiarch libraries), and the unit, conversion and SIMD suites run under qemu-user
+# (the toolchain's CMAKE_CROSSCOMPILING_EMULATOR). Only the command and those suites are
+# built (build preset: targets softfloat_cli and softfloat_core_suites): no Python
+# module, benchmarks or exhaustive sweeps (hours under emulation; the suites built keep
+# their strides, shorter under the emulator). Of the Highway targets it compiles NEON
+# (aarch64's baseline, so no scalar fallback is compiled) and SVE, both run by qemu's
+# default CPU ("max", 512-bit SVE), and leaves out SVE2 (SVE's code with a few more
+# instructions; a third of the phase's compilation and SIMD test time) and SVE_256 /
+# SVE2_128 (SVE with the vector length fixed at compile time).
+build_aarch64() { configure_and_build aarch64; }
+
+# One phase, the build included. The suites' folders one after the other, each with
+# ctest -j; the command is checked by running it once under qemu. Each test binary is
+# one ctest (SOFTFLOAT_TEST_EVERY_CASE=OFF, as in the sanitizer build): qemu takes
+# about half a second to start a process, which a ctest per case would pay a thousand
+# times (simd_array_conversion_test keeps one per case, EVERY_CASE, so that both cores
+# share it). Not run under qemu, each minutes there and each run natively in the
+# Release and sanitizer builds: the tests labelled threads and
+# ArrayStochastic.ThreadsAndPiecesGiveTheSameBits (GTEST_FILTER, which qemu passes on
+# to the binaries: million-element arrays at 1, 2 and 3 threads; the thread splitting
+# is the same code on every architecture), and conversion_rounding_modes_test and
+# conversion_scalar_paths_test (about 200 s of CPU each under qemu: the scalar paths
+# over wide input sets; the rest of the conversion suite covers the same code on
+# aarch64, the __int128 and long double arithmetic included).
+aarch64_not_under_qemu='ArrayStochastic.ThreadsAndPiecesGiveTheSameBits'
+aarch64_binaries_not_under_qemu='^conversion_(rounding_modes|scalar_paths)_test$'
+aarch64_phase() {
+  build_aarch64 || return 1
+  local status=0 suite
+  qemu-aarch64 -L /usr/aarch64-linux-gnu build-aarch64/cli/softfloat formats >/dev/null || status=1
+  echo "Not run under qemu (scripts/dev.sh): the tests labelled threads, ${aarch64_not_under_qemu},"
+  echo "  and the ctests matching ${aarch64_binaries_not_under_qemu}"
+  for suite in unit conversion simd; do
+    GTEST_FILTER="-${aarch64_not_under_qemu}" ctest --test-dir "build-aarch64/verify/$suite" \
+      --output-on-failure -j"$jobs" -LE threads -E "$aarch64_binaries_not_under_qemu" || status=1
+  done
+  return $status
+}
+
 fuzz_target_names=(parse_format parse_number arithmetic arrays command_line)
 
 # run_fuzzers SECONDS: each target for SECONDS, starting from its committed corpus; new
@@ -246,6 +300,7 @@ test_all() {
   fi
   run_phase "ThreadSanitizer (build-tsan/, ctest -L threads)" tsan_phase
   run_phase "Package configuration (BUILD_TESTING=OFF)" package_test
+  run_phase "ARM64 cross build and qemu tests (build-aarch64/)" aarch64_phase
   fuzz_all 30
   print_summary
 }
@@ -257,8 +312,13 @@ case "${1:-}" in
     fuzz_all "${2:-30}"
     print_summary
     ;;
+  aarch64)
+    run_phase "Install Debian packages" install_packages || { print_summary; exit 1; }
+    run_phase "ARM64 cross build and qemu tests (build-aarch64/)" aarch64_phase
+    print_summary
+    ;;
   *)
-    echo "usage: bash scripts/dev.sh demo|test|fuzz [SECONDS per target]" >&2
+    echo "usage: bash scripts/dev.sh demo|test|fuzz [SECONDS per target]|aarch64" >&2
     exit 2
     ;;
 esac

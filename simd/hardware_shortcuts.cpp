@@ -4,9 +4,11 @@
 // and top payload bits kept, which is round_to_format()'s NaN rule. vcvtneps2bf16
 // always flushes subnormal inputs to zero and promises nothing of NaN payloads, so a
 // block holding such a lane is converted by the generic algorithm instead: no rounding
-// or special-value rule is restated here.
+// or special-value rule is restated here. On other architectures (aarch64) the
+// *_usable() checks say no and the array paths take the generic algorithm.
 #include "simd/hardware_shortcuts.hpp"
 
+#if SOFTFLOAT_X86_SHORTCUTS
 #include <cpuid.h>
 #include <immintrin.h>
 
@@ -122,3 +124,29 @@ __attribute__((target("avx512f,avx512bw,avx512vl,avx512bf16"))) void bf16_from_f
 }
 
 }  // namespace softfloat::simd::detail
+
+#else  // not x86: no such instructions, so never usable, and calling one is a caller's bug.
+
+#include <stdexcept>
+#include <string>
+
+namespace softfloat::simd::detail {
+
+namespace {
+[[noreturn]] void not_on_this_architecture(const char* function) {
+  throw std::logic_error(std::string("softfloat::simd::detail::") + function +
+                         ": an x86 instruction this architecture lacks (check its *_usable() first)");
+}
+}  // namespace
+
+bool f16c_usable() { return false; }
+bool avx512bf16_usable() { return false; }
+void fp16_from_float_f16c(const float*, std::size_t, std::uint16_t*) { not_on_this_architecture("fp16_from_float_f16c"); }
+void float_from_fp16_f16c(const std::uint16_t*, std::size_t, float*) { not_on_this_architecture("float_from_fp16_f16c"); }
+void bf16_from_float_avx512bf16(const float*, std::size_t, std::uint16_t*) {
+  not_on_this_architecture("bf16_from_float_avx512bf16");
+}
+
+}  // namespace softfloat::simd::detail
+
+#endif  // SOFTFLOAT_X86_SHORTCUTS

@@ -3,8 +3,16 @@
 // for float -> bf16, whose blocks with flushed subnormal inputs or NaN lanes take the
 // generic algorithm (bf16_from_float_generic). Each
 // function may be called only when its *_usable() says so. They are compiled with
-// per-function target attributes, so the library itself needs no -m flags.
+// per-function target attributes, so the library itself needs no -m flags. They exist
+// on x86-64 with GCC or Clang only (SOFTFLOAT_X86_SHORTCUTS); elsewhere every *_usable()
+// is false.
 #pragma once
+
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#define SOFTFLOAT_X86_SHORTCUTS 1
+#else
+#define SOFTFLOAT_X86_SHORTCUTS 0
+#endif
 
 #include <cstddef>
 #include <cstdint>

@@ -16,6 +16,8 @@
 #include <string>
 #include <vector>
 
+#include "softfloat/portability.hpp"
+
 namespace softfloat {
 namespace {
 
@@ -377,10 +379,10 @@ std::string shortest_decimal(std::uint64_t code, const Format& format) {
     case ValueClass::zero: return x.negative ? "-0" : "0";
     case ValueClass::finite: break;
   }
-  // long double holds every value with a 64-bit significand and an exponent above
-  // its smallest subnormal, 2^-16445, and below 2^16384.
+  // long double holds every value with a 64-bit significand from its smallest
+  // subnormal up (softfloat/portability.hpp: x87 extended or binary128).
   const long lead = long(x.exponent) + std::bit_width(x.significand) - 1;
-  if (x.exponent < -16445 || lead > 16383) return hexadecimal(x);
+  if (x.exponent < detail::long_double_min_exponent || lead > detail::long_double_max_lead_exponent) return hexadecimal(x);
   const long double magnitude = std::ldexp(static_cast<long double>(x.significand), x.exponent);
   const int limit = exponent_limit(format);
   auto round_trips = [&](const Scientific& s) {

@@ -14,6 +14,7 @@
 #include <cstdint>
 
 #include "softfloat/exact_value.hpp"
+#include "softfloat/portability.hpp"  // unsigned __int128
 
 namespace softfloat::detail {
 

@@ -1,8 +1,12 @@
 // The x86 conversion instructions (see hardware_conversions.hpp). Each function
 // carries its own target attribute, so the file builds without -march flags and the
-// instructions run only after the CPU check.
+// instructions run only after the CPU check. Elsewhere than x86-64 (aarch64) none is
+// available and the sweeps say so.
 #include "verify/exhaustive/hardware_conversions.hpp"
 
+#include "simd/hardware_shortcuts.hpp"  // SOFTFLOAT_X86_SHORTCUTS: x86-64 with GCC or Clang
+
+#if SOFTFLOAT_X86_SHORTCUTS
 #include <immintrin.h>
 
 #include <cstring>
@@ -60,3 +64,29 @@ __attribute__((target("avx512bf16,avx512vl,avx512f"))) void bf16_from_float_avx5
 }
 
 }  // namespace softfloat::verify
+
+#else  // not x86
+
+#include <stdexcept>
+#include <string>
+
+namespace softfloat::verify {
+
+namespace {
+[[noreturn]] void not_on_this_architecture(const char* function) {
+  throw std::logic_error(std::string("softfloat::verify::") + function +
+                         ": an x86 instruction this architecture lacks (check its *_available() first)");
+}
+}  // namespace
+
+bool f16c_available() { return false; }
+bool avx512bf16_available() { return false; }
+void fp16_from_float_f16c(const float*, std::size_t, std::uint16_t*) { not_on_this_architecture("fp16_from_float_f16c"); }
+void float_from_fp16_f16c(const std::uint16_t*, std::size_t, float*) { not_on_this_architecture("float_from_fp16_f16c"); }
+void bf16_from_float_avx512bf16(const float*, std::size_t, std::uint16_t*) {
+  not_on_this_architecture("bf16_from_float_avx512bf16");
+}
+
+}  // namespace softfloat::verify
+
+#endif  // SOFTFLOAT_X86_SHORTCUTS
