@@ -98,11 +98,15 @@ print_summary() {
 # Installs the Debian packages that are missing; apt-get update only if any are, and
 # dpkg --add-architecture arm64 only if an arm64 package is missing and dpkg lacks it.
 install_packages() {
-  local missing=() package
+  local missing=() package status native
+  native=$(dpkg --print-architecture)
   for package in "${debian_packages[@]}" "${arm64_packages[@]}"; do
-    if [[ $(dpkg-query -W -f='${db:Status-Status}' "$package" 2>/dev/null) != installed ]]; then
-      missing+=("$package")
-    fi
+    # An unqualified name is the host's package: asked as name:amd64 (once arm64's copy
+    # is installed too, the bare name reports both), or, for an architecture-independent
+    # package, by its bare name.
+    status=$(dpkg-query -W -f='${db:Status-Status}' "$package" 2>/dev/null)
+    [[ $package != *:* ]] && status=$(dpkg-query -W -f='${db:Status-Status}' "$package:$native" 2>/dev/null || echo "$status")
+    [[ $status == installed ]] || missing+=("$package")
   done
   local count=$((${#debian_packages[@]} + ${#arm64_packages[@]}))
   if [[ ${#missing[@]} -eq 0 ]]; then
