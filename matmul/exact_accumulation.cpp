@@ -18,8 +18,6 @@
 //     keep the scalar definition; so do the elements whose sum met an infinity or NaN,
 //     computed again one by one.
 
-#include "matmul/no_sve_targets.hpp"  // before Highway: see there
-
 // Highway compiles this file once per target, re-including accumulate-inl.h each time.
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "matmul/accumulate-inl.h"

@@ -1,7 +1,5 @@
 // The fp32-accumulating GEMM: runtime dispatch of the per-target code in gemm-inl.h.
 
-#include "matmul/no_sve_targets.hpp"  // before Highway: see there
-
 // Highway compiles this file once per target, re-including gemm-inl.h each time.
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "matmul/gemm-inl.h"

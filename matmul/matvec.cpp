@@ -4,8 +4,6 @@
 // rows at a time into a buffer that stays in cache, then accumulated the same way,
 // except bf16 codes, which a shift decodes inside the kernel.
 
-#include "matmul/no_sve_targets.hpp"  // before Highway: see there
-
 // Highway compiles this file once per target, re-including matvec-inl.h each time.
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "matmul/matvec-inl.h"
