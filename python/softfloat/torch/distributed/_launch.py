@@ -15,10 +15,10 @@ The processes are forked from one server process that imported torch and softflo
 ("forkserver" with those modules preloaded, where the platform has it; "spawn" elsewhere):
 a spawned process spends seconds importing torch before it does anything, which made
 every launch cost seconds per rank (test_torch_distributed_all_reduce.py, 16 tests of
-sixteen launches: 285 s with spawn, 20 s with the server, on one busy 2-core machine). The server forks before any torch operation has
-started a thread pool, and the children start as clean as spawned ones would: the
-function and its arguments are pickled and sent, so the same rules hold (the function
-importable by name, as for spawn).
+sixteen launches: 285 s with spawn, 20 s with the server, on one busy 2-core machine).
+The server forks before any torch operation has started a thread pool, and the children
+start as clean as spawned ones would: the function and its arguments are pickled and
+sent, so the same rules hold (the function importable by name, as for spawn).
 """
 import datetime
 import os
