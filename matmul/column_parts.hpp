@@ -7,8 +7,8 @@
 #include <algorithm>
 #include <cstddef>
 
-#include "simd/float_environment.hpp"
-#include "simd/parallel.hpp"
+#include "runtime/float_environment.hpp"
+#include "runtime/parallel.hpp"
 #include "softfloat/threads.hpp"
 
 namespace softfloat::matmul_detail {

@@ -35,7 +35,7 @@
 #include "matmul/column_parts.hpp"
 #include "matmul/paths.hpp"
 #include "simd/array_constants.hpp"
-#include "simd/float_environment.hpp"
+#include "runtime/float_environment.hpp"
 #include "softfloat/arithmetic.hpp"
 #include "softfloat/exact_value.hpp"
 #include "softfloat/round_to_format.hpp"

@@ -16,8 +16,8 @@
 #include "matmul/column_parts.hpp"
 #include "matmul/kernel_choice.hpp"
 #include "matmul/paths.hpp"
-#include "simd/float_environment.hpp"
-#include "simd/memory_checks.hpp"
+#include "runtime/float_environment.hpp"
+#include "runtime/memory_checks.hpp"
 #include "softfloat/format_spec.hpp"
 #include "softfloat/matmul.hpp"
 

@@ -23,8 +23,8 @@
 #include <string>
 
 #include "simd/array_paths.hpp"
-#include "simd/memory_checks.hpp"
-#include "simd/parallel.hpp"
+#include "runtime/memory_checks.hpp"
+#include "runtime/parallel.hpp"
 #include "softfloat/format_spec.hpp"
 #include "softfloat/simd.hpp"
 

@@ -1,5 +1,5 @@
 // softfloat::set_num_threads / num_threads and the worker pool behind parallel_for
-// (simd/parallel.hpp). Workers sleep on a condition variable between calls: the
+// (runtime/parallel.hpp). Workers sleep on a condition variable between calls: the
 // machines this runs on may have fewer cores than threads, where spinning would steal
 // the time of the thread doing the work.
 #include <condition_variable>
@@ -11,7 +11,7 @@
 #include <thread>
 #include <vector>
 
-#include "simd/parallel.hpp"
+#include "runtime/parallel.hpp"
 #include "softfloat/threads.hpp"
 
 namespace softfloat {

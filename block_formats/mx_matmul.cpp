@@ -8,9 +8,9 @@
 #include <tuple>
 
 #include "matmul/column_parts.hpp"
-#include "matmul/mx_integers.hpp"
-#include "simd/float_environment.hpp"
-#include "simd/memory_checks.hpp"
+#include "block_formats/mx_integers.hpp"
+#include "runtime/float_environment.hpp"
+#include "runtime/memory_checks.hpp"
 
 namespace softfloat {
 

@@ -26,7 +26,7 @@
 #include "hwy/aligned_allocator.h"
 #include "matmul/amx_tiles.hpp"
 #include "matmul/column_parts.hpp"
-#include "matmul/mx_integers.hpp"
+#include "block_formats/mx_integers.hpp"
 
 namespace softfloat::matmul_detail {
 

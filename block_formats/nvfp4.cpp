@@ -3,7 +3,7 @@
 // rounded arithmetic (runtime::multiply / divide on binary32 codes) and round_to_format(),
 // the vectorised path through the CPU's IEEE fp32 operations (under the default
 // environment, which the guard sets: round to nearest, no FTZ/DAZ), the block maxima and
-// multiplications of simd/mx-inl.h, and the packed E2M1 array conversions. Per block the
+// multiplications of block_formats/mx-inl.h, and the packed E2M1 array conversions. Per block the
 // vectorised path does the recipe's few scalar operations in plain C++, which IEEE 754
 // rounds exactly as round_to_format() does, so the two agree bit for bit.
 #include "softfloat/nvfp4.hpp"
@@ -18,9 +18,9 @@
 #include <vector>
 
 #include "simd/array_paths.hpp"
-#include "simd/float_environment.hpp"
-#include "simd/memory_checks.hpp"
-#include "simd/mx_kernels.hpp"
+#include "runtime/float_environment.hpp"
+#include "runtime/memory_checks.hpp"
+#include "block_formats/mx_kernels.hpp"
 #include "softfloat/arithmetic.hpp"
 #include "softfloat/named_formats.hpp"
 #include "softfloat/round_to_format.hpp"

@@ -35,7 +35,7 @@
 
 #include "hwy/aligned_allocator.h"
 #include "matmul/column_parts.hpp"
-#include "matmul/mx_integers.hpp"
+#include "block_formats/mx_integers.hpp"
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 #define SOFTFLOAT_HAVE_MX_VNNI 1

@@ -11,21 +11,21 @@
 // Highway compiles this file once per target, re-including mx-inl.h (and with it
 // stream-inl.h) each time.
 #undef HWY_TARGET_INCLUDE
-#define HWY_TARGET_INCLUDE "simd/mx-inl.h"
+#define HWY_TARGET_INCLUDE "block_formats/mx-inl.h"
 #include <hwy/foreach_target.h>  // IWYU pragma: keep
 #include <hwy/highway.h>
 
-#include "simd/mx-inl.h"
+#include "block_formats/mx-inl.h"
 
 #if HWY_ONCE
 #include <algorithm>
 #include <cstring>
 
 #include "simd/array_paths.hpp"
-#include "simd/float_environment.hpp"
-#include "simd/mx_kernels.hpp"
-#include "simd/mx_scale.hpp"
-#include "simd/parallel.hpp"
+#include "runtime/float_environment.hpp"
+#include "block_formats/mx_kernels.hpp"
+#include "block_formats/mx_scale.hpp"
+#include "runtime/parallel.hpp"
 #include "simd/stream_store.hpp"
 #include "softfloat/mx.hpp"
 #include "softfloat/simd.hpp"
@@ -40,7 +40,7 @@ HWY_EXPORT(MxBlockMaxima);
 HWY_EXPORT(MxMultiplyBlocks);
 HWY_EXPORT(StreamFloats);
 
-// Declared in simd/mx_kernels.hpp for the two-level scaling (simd/nvfp4.cpp).
+// Declared in block_formats/mx_kernels.hpp for the two-level scaling (block_formats/nvfp4.cpp).
 void mx_block_maxima(const float* in, std::size_t n, std::size_t block_size, std::uint32_t* maxima) {
   HWY_DYNAMIC_DISPATCH(MxBlockMaxima)(in, n, block_size, maxima);
 }
