@@ -30,8 +30,8 @@
 #include <cstdint>
 #include <cstring>
 
-#include "hwy/highway.h"
 #include "block_formats/mx_scale.hpp"
+#include "hwy/highway.h"
 #include "simd/prefetch.hpp"
 #include "simd/stream-inl.h"
 

@@ -21,11 +21,11 @@
 #include <algorithm>
 #include <cstring>
 
-#include "simd/array_paths.hpp"
-#include "runtime/float_environment.hpp"
 #include "block_formats/mx_kernels.hpp"
 #include "block_formats/mx_scale.hpp"
+#include "runtime/float_environment.hpp"
 #include "runtime/parallel.hpp"
+#include "simd/array_paths.hpp"
 #include "simd/stream_store.hpp"
 #include "softfloat/mx.hpp"
 #include "softfloat/simd.hpp"

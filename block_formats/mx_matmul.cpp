@@ -7,8 +7,8 @@
 #include <string>
 #include <tuple>
 
-#include "matmul/column_parts.hpp"
 #include "block_formats/mx_integers.hpp"
+#include "matmul/column_parts.hpp"
 #include "runtime/float_environment.hpp"
 #include "runtime/memory_checks.hpp"
 

@@ -17,10 +17,10 @@
 #include <string>
 #include <vector>
 
-#include "simd/array_paths.hpp"
+#include "block_formats/mx_kernels.hpp"
 #include "runtime/float_environment.hpp"
 #include "runtime/memory_checks.hpp"
-#include "block_formats/mx_kernels.hpp"
+#include "simd/array_paths.hpp"
 #include "softfloat/arithmetic.hpp"
 #include "softfloat/named_formats.hpp"
 #include "softfloat/round_to_format.hpp"

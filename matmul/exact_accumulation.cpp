@@ -34,8 +34,8 @@
 
 #include "matmul/column_parts.hpp"
 #include "matmul/paths.hpp"
-#include "simd/array_constants.hpp"
 #include "runtime/float_environment.hpp"
+#include "simd/array_constants.hpp"
 #include "softfloat/arithmetic.hpp"
 #include "softfloat/exact_value.hpp"
 #include "softfloat/round_to_format.hpp"

@@ -22,9 +22,9 @@
 #include <stdexcept>
 #include <string>
 
-#include "simd/array_paths.hpp"
 #include "runtime/memory_checks.hpp"
 #include "runtime/parallel.hpp"
+#include "simd/array_paths.hpp"
 #include "softfloat/format_spec.hpp"
 #include "softfloat/simd.hpp"
 

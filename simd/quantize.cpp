@@ -17,12 +17,12 @@
 #include <stdexcept>
 #include <string>
 
-#include "simd/array_constants.hpp"
-#include "simd/array_paths.hpp"
 #include "runtime/float_environment.hpp"
-#include "simd/hardware_shortcuts.hpp"
 #include "runtime/memory_checks.hpp"
 #include "runtime/parallel.hpp"
+#include "simd/array_constants.hpp"
+#include "simd/array_paths.hpp"
+#include "simd/hardware_shortcuts.hpp"
 #include "simd/stream_store.hpp"
 #include "softfloat/exact_value.hpp"
 #include "softfloat/format_spec.hpp"
