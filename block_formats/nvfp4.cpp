@@ -208,7 +208,7 @@ void quantize(const float* in, std::size_t n, std::uint8_t* elements, std::size_
               std::uint8_t* scales, std::size_t scale_count_have, float* tensor_amax, Rounding rounding,
               RandomStream random) {
   check_quantize("quantize", in, n, elements, element_bytes_have, scales, scale_count_have, tensor_amax);
-  simd::detail::ScopedDefaultFloatEnvironment environment;
+  softfloat::detail::ScopedDefaultFloatEnvironment environment;
   std::uint32_t maxima[kChunkBlocks];
   const float amax = std::bit_cast<float>(finite_blocks_amax_bits(in, n, maxima));
   *tensor_amax = amax;
@@ -262,7 +262,7 @@ void quantize(const float* in, std::size_t n, std::uint8_t* elements, std::size_
 void dequantize(const std::uint8_t* elements, std::size_t element_bytes_have, const std::uint8_t* scales,
                 std::size_t scale_count_have, float tensor_amax, std::size_t n, float* out) {
   check_dequantize("dequantize", elements, element_bytes_have, scales, scale_count_have, n, out);
-  simd::detail::ScopedDefaultFloatEnvironment environment;
+  softfloat::detail::ScopedDefaultFloatEnvironment environment;
   float factors[kChunkBlocks];
   const sd::PreparedDequantize element_decoding(E2M1::format);
   const sd::PreparedDequantize scale_decoding(E4M3::format);

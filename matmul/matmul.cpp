@@ -168,7 +168,7 @@ void matmul(float alpha, const MatmulOperand& a, const MatmulOperand& b, float b
   if (m == 0 || n == 0) return;
   // The FMA chain and the epilogue round to nearest with subnormals, whatever the
   // caller's MXCSR says.
-  simd::detail::ScopedDefaultFloatEnvironment environment;
+  softfloat::detail::ScopedDefaultFloatEnvironment environment;
   const matmul_detail::CodeMatrix a_codes(a), b_codes(b);
   if (beta == 0.0f) {
     // C is not read: S goes straight into it, then alpha scales it in place.

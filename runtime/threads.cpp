@@ -59,7 +59,7 @@ int num_threads() {
   return thread_count;
 }
 
-namespace simd::detail {
+namespace detail {
 namespace {
 
 // Part i of a call goes to worker i (1-based); workers beyond the call's part count
@@ -149,5 +149,5 @@ void run_parts(int parts, const std::function<void(int)>& body) {
   pool.run(parts, body);
 }
 
-}  // namespace simd::detail
+}  // namespace detail
 }  // namespace softfloat

@@ -33,6 +33,10 @@
 namespace softfloat::simd {
 namespace detail {
 
+// The worker pool and the floating-point environment guard, from runtime/.
+using softfloat::detail::parallel_for;
+using softfloat::detail::ScopedDefaultFloatEnvironment;
+
 HWY_EXPORT(QuantizeTo8);
 HWY_EXPORT(QuantizeTo16);
 HWY_EXPORT(QuantizeTo32);
