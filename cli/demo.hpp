@@ -31,7 +31,7 @@ class Demo {
   virtual ~Demo() = default;
   virtual std::string name() const = 0;         // the subcommand: "vanishing-updates"
   virtual std::string summary() const = 0;      // one line for --help
-  virtual std::string plot_script() const = 0;  // "plot_vanishing_updates.py", in scripts/
+  virtual std::string plot_script() const = 0;  // "plot_vanishing_updates.py", beside the experiment
   virtual bool top_level() const { return false; }
   // Options of this experiment, bound to members that run() reads.
   virtual void add_options(CLI::App& command) = 0;

@@ -28,7 +28,7 @@ fs::path find_script(const std::string& script) {
   std::error_code error;
   const fs::path executable = fs::read_symlink("/proc/self/exe", error);
   if (!error) candidates.push_back(executable.parent_path() / SOFTFLOAT_INSTALLED_SCRIPTS_RELATIVE);
-  candidates.emplace_back(SOFTFLOAT_SOURCE_SCRIPTS_DIR);
+  candidates.emplace_back(SOFTFLOAT_BUILD_SCRIPTS_DIR);
   for (const auto& dir : candidates)
     if (fs::exists(dir / script, error)) return dir / script;
   std::string searched;

@@ -1,4 +1,4 @@
-// Figures: the plot scripts (scripts/plot_*.py, matplotlib) run under Debian's
+// Figures: the plot scripts (experiments/NAME/plot_NAME.py, matplotlib) run under Debian's
 // /usr/bin/python3, which is where python3-matplotlib installs.
 #pragma once
 
@@ -11,7 +11,7 @@ void check_plot_path(const std::string& output);
 
 // Runs `python3 <scripts>/<script> <csv> <output>`. The scripts directory is
 // $SOFTFLOAT_SCRIPTS_DIR if set, else the installed share/softfloat/scripts next to
-// the executable, else the source tree's scripts/. The interpreter is
+// the executable, else the build tree's copies (cli/plot_scripts/). The interpreter is
 // $SOFTFLOAT_PYTHON if set, else /usr/bin/python3 (CMake's SOFTFLOAT_PYTHON). Throws
 // std::runtime_error saying what is missing if the script or the interpreter cannot
 // be found or the script fails.

@@ -7,8 +7,8 @@
 #include <algorithm>
 #include <cstddef>
 
-#include "simd/float_environment.hpp"
-#include "simd/parallel.hpp"
+#include "runtime/float_environment.hpp"
+#include "runtime/parallel.hpp"
 #include "softfloat/threads.hpp"
 
 namespace softfloat::matmul_detail {
@@ -27,10 +27,10 @@ void for_column_parts(std::size_t n, std::size_t alignment, double multiply_adds
   if (parts <= 1) return body(std::size_t{0}, n);
   std::size_t width = (n + parts - 1) / parts;
   width = (width + alignment - 1) / alignment * alignment;
-  simd::detail::run_parts(int(parts), [&](int part) {
+  softfloat::detail::run_parts(int(parts), [&](int part) {
     // Each thread has its own floating-point environment: the worker's gets the
     // default one for its share, as the calling thread's has.
-    simd::detail::ScopedDefaultFloatEnvironment environment;
+    softfloat::detail::ScopedDefaultFloatEnvironment environment;
     const std::size_t begin = std::size_t(part) * width;
     if (begin < n) body(begin, std::min(n, begin + width));
   });

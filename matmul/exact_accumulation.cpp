@@ -34,8 +34,8 @@
 
 #include "matmul/column_parts.hpp"
 #include "matmul/paths.hpp"
+#include "runtime/float_environment.hpp"
 #include "simd/array_constants.hpp"
-#include "simd/float_environment.hpp"
 #include "softfloat/arithmetic.hpp"
 #include "softfloat/exact_value.hpp"
 #include "softfloat/round_to_format.hpp"
@@ -134,7 +134,7 @@ void accumulate_exact(const CodeMatrix& a, const CodeMatrix& b, float* s, std::s
   if (!accumulator_in_lanes(accumulator)) return accumulate_exact_scalar(a, b, s, lds, m, n, k, accumulator);
   // TwoSum and the middle path of the rounding need round to nearest without FTZ / DAZ
   // (for_column_parts gives each worker the same environment).
-  const simd::detail::ScopedDefaultFloatEnvironment environment;
+  const softfloat::detail::ScopedDefaultFloatEnvironment environment;
   const simd::detail::QuantizeConstants quantize =
       simd::detail::quantize_constants(accumulator, Rounding::nearest_even, Overflow::standard);
   const simd::detail::DequantizeConstants dequantize = simd::detail::dequantize_constants(accumulator);

@@ -16,8 +16,8 @@
 #include "matmul/column_parts.hpp"
 #include "matmul/kernel_choice.hpp"
 #include "matmul/paths.hpp"
-#include "simd/float_environment.hpp"
-#include "simd/memory_checks.hpp"
+#include "runtime/float_environment.hpp"
+#include "runtime/memory_checks.hpp"
 #include "softfloat/format_spec.hpp"
 #include "softfloat/matmul.hpp"
 
@@ -168,7 +168,7 @@ void matmul(float alpha, const MatmulOperand& a, const MatmulOperand& b, float b
   if (m == 0 || n == 0) return;
   // The FMA chain and the epilogue round to nearest with subnormals, whatever the
   // caller's MXCSR says.
-  simd::detail::ScopedDefaultFloatEnvironment environment;
+  softfloat::detail::ScopedDefaultFloatEnvironment environment;
   const matmul_detail::CodeMatrix a_codes(a), b_codes(b);
   if (beta == 0.0f) {
     // C is not read: S goes straight into it, then alpha scales it in place.

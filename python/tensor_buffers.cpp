@@ -11,7 +11,7 @@
 #include "python/array_access.hpp"
 #include "python/bindings.hpp"
 #include "python/conversion_paths.hpp"
-#include "simd/memory_checks.hpp"
+#include "runtime/memory_checks.hpp"
 #include "softfloat/format_spec.hpp"
 
 namespace softfloat::python {
@@ -43,7 +43,7 @@ std::size_t value_bytes(FloatType type) {
 }
 
 // `out=` may be x itself (the same dtype), never another view of x's memory: the rule of
-// the C++ array functions (simd/memory_checks.hpp), as a ValueError.
+// the C++ array functions (runtime/memory_checks.hpp), as a ValueError.
 void check_in_place(const void* in, FloatType in_type, std::size_t n, const void* out, FloatType out_type,
                     const char* function) {
   try {

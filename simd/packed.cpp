@@ -22,9 +22,9 @@
 #include <stdexcept>
 #include <string>
 
+#include "runtime/memory_checks.hpp"
+#include "runtime/parallel.hpp"
 #include "simd/array_paths.hpp"
-#include "simd/memory_checks.hpp"
-#include "simd/parallel.hpp"
 #include "softfloat/format_spec.hpp"
 #include "softfloat/simd.hpp"
 
@@ -160,7 +160,7 @@ void quantize_packed(const float* in, std::size_t n, std::uint8_t* out, std::siz
   const detail::PreparedQuantize rounding(format, mode, policy);
   // Thread blocks start at multiples of kBlock, a multiple of both group sizes, so each
   // starts on a byte boundary.
-  detail::parallel_for(n, kBlock, [&](std::size_t begin, std::size_t end) {
+  softfloat::detail::parallel_for(n, kBlock, [&](std::size_t begin, std::size_t end) {
     quantize_packed_block(rounding, width, in + begin, end - begin, out + bytes_for(width, begin),
                           RandomStream{random.seed, random.offset + begin});
   });
@@ -172,7 +172,7 @@ void dequantize_packed(const std::uint8_t* in, std::size_t in_bytes, std::size_t
   check_buffers(out, in, n, in_bytes, bytes_for(width, n), "dequantize_packed", "input");
   if (n == 0) return;
   const detail::PreparedDequantize decoding(format);
-  detail::parallel_for(n, kBlock, [&](std::size_t begin, std::size_t end) {
+  softfloat::detail::parallel_for(n, kBlock, [&](std::size_t begin, std::size_t end) {
     dequantize_packed_block(decoding, width, in + bytes_for(width, begin), end - begin, out + begin);
   });
 }

@@ -17,12 +17,12 @@
 #include <stdexcept>
 #include <string>
 
+#include "runtime/float_environment.hpp"
+#include "runtime/memory_checks.hpp"
+#include "runtime/parallel.hpp"
 #include "simd/array_constants.hpp"
 #include "simd/array_paths.hpp"
-#include "simd/float_environment.hpp"
 #include "simd/hardware_shortcuts.hpp"
-#include "simd/memory_checks.hpp"
-#include "simd/parallel.hpp"
 #include "simd/stream_store.hpp"
 #include "softfloat/exact_value.hpp"
 #include "softfloat/format_spec.hpp"
@@ -32,6 +32,10 @@
 
 namespace softfloat::simd {
 namespace detail {
+
+// The worker pool and the floating-point environment guard, from runtime/.
+using softfloat::detail::parallel_for;
+using softfloat::detail::ScopedDefaultFloatEnvironment;
 
 HWY_EXPORT(QuantizeTo8);
 HWY_EXPORT(QuantizeTo16);

@@ -7,7 +7,7 @@
 // - long double with at least 64 significand bits, used where a value must be held or
 //   summed without rounding: shortest_decimal() (softfloat/decimal.cpp) holds any value
 //   with a 64-bit significand in it to print it, the precision experiments
-//   (experiments/tradeoffs.cpp) sum their fp64 reference products in it, and the
+//   (experiments/tradeoffs/tradeoffs.cpp) sum their fp64 reference products in it, and the
 //   command's relative error (cli/encode_command.cpp) divides in it. On x86-64 it is
 //   the x87 80-bit format (64 significand bits, a software-free hardware type); on
 //   aarch64 Linux it is IEEE binary128 (113 bits, computed in software by libgcc), the

@@ -5,7 +5,7 @@
 // is written. Bad arguments throw std::invalid_argument with a message naming the
 // function. In place (out == in) is allowed where input and output elements have one
 // size (round_trip; float <-> uint32_t codes) and gives the out-of-place bits; any other
-// overlap of the two arrays throws (simd/memory_checks.hpp).
+// overlap of the two arrays throws (runtime/memory_checks.hpp).
 //
 //   float x[4] = {1.0f, 0.3f, 500.0f, -0.0f};
 //   std::uint8_t codes[4];

@@ -65,10 +65,16 @@ endforeach()
 expect("${fields_libsoftfloat-dev}" "libsoftfloat-dev's fields" CONTAINS "libhwy-dev" LACKS "mpfr")
 expect("${contents_libsoftfloat-dev}" "libsoftfloat-dev"
        CONTAINS "./usr/include/softfloat/softfloat.hpp" "/libsoftfloat.a" "/libsoftfloat_experiments.a"
+                # headers that live beside their feature's sources (block_formats/, cost/, experiments/NAME/)
+                "./usr/include/softfloat/mx.hpp" "./usr/include/softfloat/nvfp4.hpp" "./usr/include/softfloat/mx_matmul.hpp"
+                "./usr/include/softfloat/cost.hpp" "./usr/include/softfloat/cost/roofline.hpp"
+                "./usr/include/softfloat/experiments/accumulation.hpp" "./usr/include/softfloat/experiments/tradeoffs.hpp"
                 "/pkgconfig/softfloat.pc" "/cmake/softfloat/softfloatConfig.cmake" "/cmake/softfloat/softfloatTargets.cmake"
        LACKS "mpfr_reference" "softfloat-verify" "FindMPFR" "VerifyTargets" "/bin/" "dist-packages")
 expect("${fields_softfloat}" "softfloat's fields" CONTAINS "libhwy1" "libstdc++6" LACKS "mpfr")
 expect("${contents_softfloat}" "softfloat" CONTAINS "./usr/bin/softfloat" "./usr/share/softfloat/scripts/plot_common.py"
+       "./usr/share/softfloat/scripts/plot_accumulation.py" "./usr/share/softfloat/scripts/plot_gradient_underflow.py"
+       "./usr/share/softfloat/scripts/plot_tradeoffs.py" "./usr/share/softfloat/scripts/plot_vanishing_updates.py"
        LACKS "/include/" "\\.a\n")
 if(WITH_VERIFY)
   expect("${fields_libsoftfloat-verify-dev}" "libsoftfloat-verify-dev's fields"

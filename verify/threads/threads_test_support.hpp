@@ -5,7 +5,7 @@
 // each product added by one fused multiply-add, in depth order, from +0).
 //
 // The sizes are large enough for every call to split across the worker pool
-// (simd/parallel.hpp: 2^16 elements per thread; matmul/column_parts.hpp: 2^22
+// (runtime/parallel.hpp: 2^16 elements per thread; matmul/column_parts.hpp: 2^22
 // multiply-adds per thread) with up to 4 threads, and small enough for ThreadSanitizer.
 #pragma once
 

@@ -1,7 +1,7 @@
 // The shared-exponent rule of softfloat/mx.hpp worked out from the float bits of a
-// block's largest magnitude, for the vectorised path (simd/mx-inl.h runs it once per
+// block's largest magnitude, for the vectorised path (block_formats/mx-inl.h runs it once per
 // block). The definition, on ExactValue, is softfloat::mx::detail::scale_code in
-// simd/mx_scalar.cpp; the tests check that the two agree and compare both with MPFR.
+// block_formats/mx_scalar.cpp; the tests check that the two agree and compare both with MPFR.
 #pragma once
 
 #include <array>

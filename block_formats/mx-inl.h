@@ -1,5 +1,5 @@
 // The per-target parts of the MX block scaling (softfloat/mx.hpp), compiled for every
-// Highway target by foreach_target.h in simd/mx.cpp: the largest magnitude of a block,
+// Highway target by foreach_target.h in block_formats/mx.cpp: the largest magnitude of a block,
 // the multiplication of its values by 2^-s before they are rounded to the element
 // format (by the array conversion of simd/quantize-inl.h), and the multiplication of
 // the decoded elements by 2^s.
@@ -30,8 +30,8 @@
 #include <cstdint>
 #include <cstring>
 
+#include "block_formats/mx_scale.hpp"
 #include "hwy/highway.h"
-#include "simd/mx_scale.hpp"
 #include "simd/prefetch.hpp"
 #include "simd/stream-inl.h"
 
@@ -130,7 +130,7 @@ HWY_INLINE std::size_t WholeBlockGroups(std::size_t n, std::size_t block_size) {
 }
 #endif
 
-// mx_block_scale() (simd/mx_scale.hpp) in vector lanes for the common case, a block
+// mx_block_scale() (block_formats/mx_scale.hpp) in vector lanes for the common case, a block
 // whose largest magnitude is an fp32 normal number and whose s stays below 127, so that
 // s and 2^-s follow from the exponent field alone: s = field - 127 - emax_elem (+ 1 when
 // the mantissa field exceeds the rule's threshold), clamped below at -127, and

@@ -10,7 +10,7 @@
 
 #include "softfloat/threads.hpp"
 
-namespace softfloat::simd::detail {
+namespace softfloat::detail {
 
 inline constexpr std::size_t kMinElementsPerThread = std::size_t{1} << 16;
 
@@ -33,4 +33,4 @@ void parallel_for(std::size_t n, std::size_t alignment, Body&& body) {
   });
 }
 
-}  // namespace softfloat::simd::detail
+}  // namespace softfloat::detail

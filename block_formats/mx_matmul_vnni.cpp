@@ -33,9 +33,9 @@
 #include <limits>
 #include <vector>
 
+#include "block_formats/mx_integers.hpp"
 #include "hwy/aligned_allocator.h"
 #include "matmul/column_parts.hpp"
-#include "matmul/mx_integers.hpp"
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 #define SOFTFLOAT_HAVE_MX_VNNI 1

@@ -1,6 +1,6 @@
-// Per-target kernels of simd/mx-inl.h that other files call (through Highway's runtime
-// dispatch, in simd/mx.cpp): used by the MX quantize loops of simd/mx.cpp and the
-// two-level NVFP4 scaling in simd/nvfp4.cpp.
+// Per-target kernels of block_formats/mx-inl.h that other files call (through Highway's runtime
+// dispatch, in block_formats/mx.cpp): used by the MX quantize loops of block_formats/mx.cpp and the
+// two-level NVFP4 scaling in block_formats/nvfp4.cpp.
 // Arguments are not checked here.
 #pragma once
 

@@ -11,21 +11,21 @@
 // Highway compiles this file once per target, re-including mx-inl.h (and with it
 // stream-inl.h) each time.
 #undef HWY_TARGET_INCLUDE
-#define HWY_TARGET_INCLUDE "simd/mx-inl.h"
+#define HWY_TARGET_INCLUDE "block_formats/mx-inl.h"
 #include <hwy/foreach_target.h>  // IWYU pragma: keep
 #include <hwy/highway.h>
 
-#include "simd/mx-inl.h"
+#include "block_formats/mx-inl.h"
 
 #if HWY_ONCE
 #include <algorithm>
 #include <cstring>
 
+#include "block_formats/mx_kernels.hpp"
+#include "block_formats/mx_scale.hpp"
+#include "runtime/float_environment.hpp"
+#include "runtime/parallel.hpp"
 #include "simd/array_paths.hpp"
-#include "simd/float_environment.hpp"
-#include "simd/mx_kernels.hpp"
-#include "simd/mx_scale.hpp"
-#include "simd/parallel.hpp"
 #include "simd/stream_store.hpp"
 #include "softfloat/mx.hpp"
 #include "softfloat/simd.hpp"
@@ -40,7 +40,7 @@ HWY_EXPORT(MxBlockMaxima);
 HWY_EXPORT(MxMultiplyBlocks);
 HWY_EXPORT(StreamFloats);
 
-// Declared in simd/mx_kernels.hpp for the two-level scaling (simd/nvfp4.cpp).
+// Declared in block_formats/mx_kernels.hpp for the two-level scaling (block_formats/nvfp4.cpp).
 void mx_block_maxima(const float* in, std::size_t n, std::size_t block_size, std::uint32_t* maxima) {
   HWY_DYNAMIC_DISPATCH(MxBlockMaxima)(in, n, block_size, maxima);
 }
@@ -134,7 +134,7 @@ void quantize_range(const float* in, std::size_t begin, std::size_t end, std::ui
   const std::size_t block_size = options.block_size;
   const sd::PreparedQuantize rounding = element_rounding(element, options);
   const sd::MxScaleConstants constants = sd::mx_scale_constants(element, options.rule);
-  sd::ScopedDefaultFloatEnvironment environment;
+  softfloat::detail::ScopedDefaultFloatEnvironment environment;
   HWY_ALIGN float scaled[kChunk];
   if (block_size <= kChunk) {
     const std::size_t step = kChunk / block_size * block_size;
@@ -168,7 +168,7 @@ void round_trip_range(const float* in, std::size_t begin, std::size_t end, float
   const sd::PreparedQuantize rounding = element_rounding(element, options);
   const sd::PreparedDequantize decoding(element_format(element));
   const sd::MxScaleConstants constants = sd::mx_scale_constants(element, options.rule);
-  sd::ScopedDefaultFloatEnvironment environment;
+  softfloat::detail::ScopedDefaultFloatEnvironment environment;
   HWY_ALIGN float scaled[kChunk];
   std::uint8_t scale_codes[kChunk];
   std::uint8_t codes[kChunk];
@@ -214,7 +214,7 @@ void dequantize_range(const std::uint8_t* elements, const std::uint8_t* scales, 
   const std::size_t block_size = options.block_size;
   const sd::PreparedDequantize decoding(element_format(element));
   const int exponent_offset = element == Element::int8 ? -6 : 0;
-  sd::ScopedDefaultFloatEnvironment environment;
+  softfloat::detail::ScopedDefaultFloatEnvironment environment;
   HWY_ALIGN float buffer[kChunk];
   // Values [i, i + count) of block `block` onwards, blocks of `size` values.
   auto decode = [&](std::size_t i, std::size_t count, std::size_t size, std::size_t block) {
@@ -249,7 +249,7 @@ void quantize(const float* in, std::size_t n, std::uint8_t* elements, std::size_
   // single block stays on this thread (and keeps parallel_for's rounding of shares up
   // to a multiple of the block size far from overflow).
   if (options.block_size >= n) return quantize_range(in, 0, n, elements, scales, element, options);
-  sd::parallel_for(n, options.block_size, [&](std::size_t begin, std::size_t end) {
+  softfloat::detail::parallel_for(n, options.block_size, [&](std::size_t begin, std::size_t end) {
     quantize_range(in, begin, end, elements, scales, element, options);
   });
 }
@@ -261,7 +261,7 @@ void dequantize(const std::uint8_t* elements, std::size_t element_bytes_have, co
   if (n == 0) return;
   const bool stream = element_bits(element) == 8 && sd::stream_output(n * sizeof(float));
   if (options.block_size >= n) return dequantize_range(elements, scales, 0, n, out, element, options, stream);
-  sd::parallel_for(n, options.block_size, [&](std::size_t begin, std::size_t end) {
+  softfloat::detail::parallel_for(n, options.block_size, [&](std::size_t begin, std::size_t end) {
     dequantize_range(elements, scales, begin, end, out, element, options, stream);
   });
 }
@@ -270,7 +270,7 @@ void round_trip(const float* in, std::size_t n, float* out, Element element, con
   detail::check_round_trip_arguments("round_trip", in, n, out, element, options);
   if (n == 0) return;
   if (options.block_size >= n) return round_trip_range(in, 0, n, out, element, options);
-  sd::parallel_for(n, options.block_size, [&](std::size_t begin, std::size_t end) {
+  softfloat::detail::parallel_for(n, options.block_size, [&](std::size_t begin, std::size_t end) {
     round_trip_range(in, begin, end, out, element, options);
   });
 }

@@ -3,7 +3,7 @@
 // rule on ExactValue, and scalar_quantize / scalar_dequantize, which go through decode()
 // and round_to_format() only. Scaling by 2^-s is an exponent adjustment of the
 // ExactValue, so every element is rounded exactly once. The vectorised path
-// (simd/mx.cpp) must give the same bits.
+// (block_formats/mx.cpp) must give the same bits.
 #include <algorithm>
 #include <bit>
 #include <cctype>
@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "simd/memory_checks.hpp"
+#include "runtime/memory_checks.hpp"
 #include "softfloat/exact_value.hpp"
 #include "softfloat/mx.hpp"
 #include "softfloat/named_formats.hpp"

@@ -23,10 +23,10 @@
 #include <cstring>
 #include <vector>
 
+#include "block_formats/mx_integers.hpp"
 #include "hwy/aligned_allocator.h"
 #include "matmul/amx_tiles.hpp"
 #include "matmul/column_parts.hpp"
-#include "matmul/mx_integers.hpp"
 
 namespace softfloat::matmul_detail {
 

@@ -7,10 +7,10 @@
 #include <string>
 #include <tuple>
 
+#include "block_formats/mx_integers.hpp"
 #include "matmul/column_parts.hpp"
-#include "matmul/mx_integers.hpp"
-#include "simd/float_environment.hpp"
-#include "simd/memory_checks.hpp"
+#include "runtime/float_environment.hpp"
+#include "runtime/memory_checks.hpp"
 
 namespace softfloat {
 
@@ -117,7 +117,7 @@ void mx_matmul(const MxOperand& a, const MxOperand& b_transposed, float* c, std:
     fail("the kernel " + std::string(mx_matmul_kernel_name(kernel)) +
          (mx_matmul_kernel_supported(kernel) ? " multiplies only mxfp4_e2m1, mxfp6_e2m3 and mxint8 elements"
                                              : " is not available on this CPU or build"));
-  simd::detail::ScopedDefaultFloatEnvironment environment;
+  softfloat::detail::ScopedDefaultFloatEnvironment environment;
   if (kernel == MxMatmulKernel::avx512_vnni) return matmul_detail::mx_matmul_vnni(a_rows, b_rows, c, m, n, k);
   if (kernel == MxMatmulKernel::amx_int8) return matmul_detail::mx_matmul_amx_int8(a_rows, b_rows, c, m, n, k);
   matmul_detail::for_column_parts(n, 1, double(m) * double(n) * double(k), [&](std::size_t begin, std::size_t end) {

@@ -1,5 +1,5 @@
 // softfloat::set_num_threads / num_threads and the worker pool behind parallel_for
-// (simd/parallel.hpp). Workers sleep on a condition variable between calls: the
+// (runtime/parallel.hpp). Workers sleep on a condition variable between calls: the
 // machines this runs on may have fewer cores than threads, where spinning would steal
 // the time of the thread doing the work.
 #include <condition_variable>
@@ -11,7 +11,7 @@
 #include <thread>
 #include <vector>
 
-#include "simd/parallel.hpp"
+#include "runtime/parallel.hpp"
 #include "softfloat/threads.hpp"
 
 namespace softfloat {
@@ -59,7 +59,7 @@ int num_threads() {
   return thread_count;
 }
 
-namespace simd::detail {
+namespace detail {
 namespace {
 
 // Part i of a call goes to worker i (1-based); workers beyond the call's part count
@@ -149,5 +149,5 @@ void run_parts(int parts, const std::function<void(int)>& body) {
   pool.run(parts, body);
 }
 
-}  // namespace simd::detail
+}  // namespace detail
 }  // namespace softfloat

@@ -3,7 +3,7 @@
 // rounded arithmetic (runtime::multiply / divide on binary32 codes) and round_to_format(),
 // the vectorised path through the CPU's IEEE fp32 operations (under the default
 // environment, which the guard sets: round to nearest, no FTZ/DAZ), the block maxima and
-// multiplications of simd/mx-inl.h, and the packed E2M1 array conversions. Per block the
+// multiplications of block_formats/mx-inl.h, and the packed E2M1 array conversions. Per block the
 // vectorised path does the recipe's few scalar operations in plain C++, which IEEE 754
 // rounds exactly as round_to_format() does, so the two agree bit for bit.
 #include "softfloat/nvfp4.hpp"
@@ -17,10 +17,10 @@
 #include <string>
 #include <vector>
 
+#include "block_formats/mx_kernels.hpp"
+#include "runtime/float_environment.hpp"
+#include "runtime/memory_checks.hpp"
 #include "simd/array_paths.hpp"
-#include "simd/float_environment.hpp"
-#include "simd/memory_checks.hpp"
-#include "simd/mx_kernels.hpp"
 #include "softfloat/arithmetic.hpp"
 #include "softfloat/named_formats.hpp"
 #include "softfloat/round_to_format.hpp"
@@ -208,7 +208,7 @@ void quantize(const float* in, std::size_t n, std::uint8_t* elements, std::size_
               std::uint8_t* scales, std::size_t scale_count_have, float* tensor_amax, Rounding rounding,
               RandomStream random) {
   check_quantize("quantize", in, n, elements, element_bytes_have, scales, scale_count_have, tensor_amax);
-  simd::detail::ScopedDefaultFloatEnvironment environment;
+  softfloat::detail::ScopedDefaultFloatEnvironment environment;
   std::uint32_t maxima[kChunkBlocks];
   const float amax = std::bit_cast<float>(finite_blocks_amax_bits(in, n, maxima));
   *tensor_amax = amax;
@@ -262,7 +262,7 @@ void quantize(const float* in, std::size_t n, std::uint8_t* elements, std::size_
 void dequantize(const std::uint8_t* elements, std::size_t element_bytes_have, const std::uint8_t* scales,
                 std::size_t scale_count_have, float tensor_amax, std::size_t n, float* out) {
   check_dequantize("dequantize", elements, element_bytes_have, scales, scale_count_have, n, out);
-  simd::detail::ScopedDefaultFloatEnvironment environment;
+  softfloat::detail::ScopedDefaultFloatEnvironment environment;
   float factors[kChunkBlocks];
   const sd::PreparedDequantize element_decoding(E2M1::format);
   const sd::PreparedDequantize scale_decoding(E4M3::format);

@@ -14,7 +14,7 @@
 #include <immintrin.h>
 #endif
 
-namespace softfloat::simd::detail {
+namespace softfloat::detail {
 
 class ScopedDefaultFloatEnvironment {
  public:
@@ -43,4 +43,4 @@ class ScopedDefaultFloatEnvironment {
   ScopedDefaultFloatEnvironment& operator=(const ScopedDefaultFloatEnvironment&) = delete;
 };
 
-}  // namespace softfloat::simd::detail
+}  // namespace softfloat::detail

@@ -1,9 +1,11 @@
-"""Shared pieces of the plot scripts (scripts/plot_*.py): reading the CSV that
-`softfloat demo NAME --csv FILE` writes, and saving a figure as SVG or PNG.
+"""Shared pieces of the plot scripts (experiments/NAME/plot_NAME.py): reading the CSV
+that `softfloat demo NAME --csv FILE` writes, and saving a figure as SVG or PNG.
 
 The scripts run under Debian's /usr/bin/python3, where python3-matplotlib installs;
-`softfloat demo NAME --plot FILE` calls them as
-    /usr/bin/python3 scripts/plot_NAME.py DATA.csv FIGURE.svg|FIGURE.png
+`softfloat demo NAME --plot FILE` calls them, from the folder that holds them beside
+this file (share/softfloat/scripts installed, cli/plot_scripts in the build tree), as
+    /usr/bin/python3 plot_NAME.py DATA.csv FIGURE.svg|FIGURE.png
+From the source tree: PYTHONPATH=experiments /usr/bin/python3 experiments/NAME/plot_NAME.py ...
 """
 import csv
 import sys

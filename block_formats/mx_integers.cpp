@@ -1,6 +1,6 @@
 // MX elements as integers (mx_integers.hpp) and the exact scalar loop of
 // softfloat::mx_matmul: the definition of softfloat/mx_matmul.hpp in plain C++.
-#include "matmul/mx_integers.hpp"
+#include "block_formats/mx_integers.hpp"
 
 #include <algorithm>
 #include <array>
