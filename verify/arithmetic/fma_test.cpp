@@ -2,17 +2,16 @@
 // values: every triple of the FP4/FP6 formats, and random triples of every 8-bit
 // format, a share of them chosen so that c nearly cancels a * b (c is the negated,
 // correctly rounded product moved by a few codes), where any double rounding or lost
-// low product bit shows. SOFTFLOAT_FMA_RANDOM_TRIPLES sets the count per format.
+// low product bit shows. 100 000 random triples per format, 2 million in the long run.
 #include <random>
 
 #include "verify/arithmetic/arithmetic_test_support.hpp"
-
-#ifndef SOFTFLOAT_FMA_RANDOM_TRIPLES
-#define SOFTFLOAT_FMA_RANDOM_TRIPLES 100000
-#endif
+#include "verify/common/long_run.hpp"
 
 namespace softfloat::arithmetic_test {
 namespace {
+
+const long kRandomTriples = test_support::case_count(100000, 2000000);
 
 // Checks fma on codes a, b, c (indices into `table`) against MPFR (NaN operands as
 // check_fma_result describes).
@@ -58,7 +57,7 @@ TYPED_TEST(ByteFormatFma, RandomAndNearlyCancellingTriples) {
   std::uniform_int_distribution<int> offset(-3, 3);
   MismatchLog log(format_name(f) + " fma, random triples");
   std::size_t cancelling = 0;
-  for (long n = 0; n < SOFTFLOAT_FMA_RANDOM_TRIPLES; ++n) {
+  for (long n = 0; n < kRandomTriples; ++n) {
     const std::size_t i = any_code(rng), j = any_code(rng);
     std::size_t k = any_code(rng);
     // c = -(a * b rounded) moved by up to 3 codes, when that is a finite code of the
@@ -79,7 +78,7 @@ TYPED_TEST(ByteFormatFma, RandomAndNearlyCancellingTriples) {
   }
   EXPECT_TRUE(log.result());
   if (sign != 0) {
-    EXPECT_GT(cancelling, std::size_t(SOFTFLOAT_FMA_RANDOM_TRIPLES) / 8);
+    EXPECT_GT(cancelling, std::size_t(kRandomTriples) / 8);
   }
 }
 

@@ -7,7 +7,7 @@
 // decimals a hair either side (long strings that only exact parsing gets right),
 // subnormal and overflow boundaries, hex floats, special words, huge and tiny
 // exponents, random decimal strings (every fifth in a directed rounding), and
-// malformed strings that must throw. SOFTFLOAT_PARSE_RANDOM_STRINGS sets the count.
+// malformed strings that must throw. 10 000 random strings, 100 000 in the long run.
 #include <gmp.h>
 
 #include <cmath>
@@ -15,13 +15,12 @@
 #include <stdexcept>
 
 #include "verify/arithmetic/arithmetic_test_support.hpp"
-
-#ifndef SOFTFLOAT_PARSE_RANDOM_STRINGS
-#define SOFTFLOAT_PARSE_RANDOM_STRINGS 10000
-#endif
+#include "verify/common/long_run.hpp"
 
 namespace softfloat::arithmetic_test {
 namespace {
+
+const long kRandomStrings = test_support::case_count(10000, 100000);
 
 // bf16's layout with exponents -1399 .. -1146: 1e-400 (~2^-1328.8) is a normal value.
 using TinyBias = Float<8, 7, 1400>;
@@ -175,7 +174,7 @@ TYPED_TEST(ParseRandomStrings, AgainstMpfr) {
   const int high10 = int(std::ceil(std::log10(verify::reference_value(largest_finite_code(f), f)))) + 2;
   std::mt19937_64 rng(0xdec1 + f.mantissa_bits);
   MismatchLog log(format_name(f) + " parse random decimals");
-  for (long n = 0; n < SOFTFLOAT_PARSE_RANDOM_STRINGS; ++n) {
+  for (long n = 0; n < kRandomStrings; ++n) {
     const int digits = 1 + int(rng() % 25);
     std::string mantissa;
     for (int i = 0; i < digits; ++i) mantissa += char('0' + (i == 0 ? 1 + rng() % 9 : rng() % 10));

@@ -5,18 +5,17 @@
 // a set of boundary codes (around max, the smallest subnormal and normal, one) in
 // every IEEE rounding direction. binary64 results are also compared with the CPU's
 // own double arithmetic in the default rounding mode, an independent second check.
-// SOFTFLOAT_WIDE_RANDOM_CASES sets the number of random cases per operation.
+// 20 000 random cases per operation, 300 000 in the long run.
 #include <cmath>
 #include <random>
 
 #include "verify/arithmetic/arithmetic_test_support.hpp"
-
-#ifndef SOFTFLOAT_WIDE_RANDOM_CASES
-#define SOFTFLOAT_WIDE_RANDOM_CASES 20000
-#endif
+#include "verify/common/long_run.hpp"
 
 namespace softfloat::arithmetic_test {
 namespace {
+
+const long kRandomCases = test_support::case_count(20000, 300000);
 
 // Float<8,7,-200>: bf16's layout with exponents 201 .. 454 (max ~ 2^455), far beyond
 // double's range, so nothing here can be computed through double.
@@ -127,7 +126,7 @@ TYPED_TEST(WideFormatArithmetic, RandomAndNearTieOperands) {
     OperandSource source(f, 0xa11ce + int(op) * 7919 + f.mantissa_bits);
     MismatchLog log(format_name(f) + " " + symbol(op) + " random and near-tie operands");
     MismatchLog hardware(format_name(f) + " " + symbol(op) + " against the CPU's double arithmetic");
-    for (long n = 0; n < SOFTFLOAT_WIDE_RANDOM_CASES; ++n) {
+    for (long n = 0; n < kRandomCases; ++n) {
       const int kind = int(n % 4);
       const std::uint64_t a = kind == 3 ? source.clustered() : source.pick(kind);
       std::uint64_t b = source.pick(kind == 3 ? 2 : kind);
@@ -191,7 +190,7 @@ TYPED_TEST(WideFormatArithmetic, SqrtRandomAndBoundaries) {
   MismatchLog hardware(format_name(f) + " sqrt against the CPU");
   std::vector<RoundingPair> roundings{kNearest};
   roundings.insert(roundings.end(), std::begin(kDirectedRoundings), std::end(kDirectedRoundings));
-  for (long n = 0; n < SOFTFLOAT_WIDE_RANDOM_CASES; ++n) {
+  for (long n = 0; n < kRandomCases; ++n) {
     // Codes 0 .. 2^(M+2) (all subnormals and the first normals) come first.
     const std::uint64_t a = n < 4096 ? std::uint64_t(n) : source.pick(int(n % 3));
     Mpfr x(64);
@@ -227,7 +226,7 @@ TYPED_TEST(WideFormatArithmetic, FmaRandomAndNearlyCancelling) {
   OperandSource source(f, 0xf3a + f.mantissa_bits);
   MismatchLog log(format_name(f) + " fma");
   MismatchLog hardware(format_name(f) + " fma against std::fma");
-  for (long n = 0; n < SOFTFLOAT_WIDE_RANDOM_CASES; ++n) {
+  for (long n = 0; n < kRandomCases; ++n) {
     const int kind = int(n % 3);
     const std::uint64_t a = source.pick(kind), b = source.pick(kind);
     Mpfr x(64), y(64), z(64);

@@ -1,31 +1,23 @@
 // Random inputs against MPFR, with fixed seeds: random bit patterns of float and of
 // double (NaNs, infinities, subnormals and far out-of-range values included), and
 // random doubles and floats concentrated on the format's exponent range (a few
-// binades beyond each end), both signs. The number per kind comes from the build:
-// the "exhaustive" binary runs a million and more inputs per format, the quick one a
-// sample small enough for the sanitizer run.
+// binades beyond each end), both signs. The number per kind: a sample small enough
+// for the sanitizer run, or in the long run (case_count, ctests labelled exhaustive)
+// 1.25 million inputs per format.
 #include <algorithm>
 #include <random>
 
+#include "verify/common/long_run.hpp"
 #include "verify/conversion/conversion_test_support.hpp"
-
-#ifndef SOFTFLOAT_RANDOM_INPUTS_PER_KIND
-#define SOFTFLOAT_RANDOM_INPUTS_PER_KIND 10000
-#endif
-// The suite's name differs between the two binaries, so that ctest sees distinct
-// test names (and labels them apart).
-#ifndef SOFTFLOAT_RANDOM_SUITE
-#define SOFTFLOAT_RANDOM_SUITE RandomInputs
-#endif
 
 namespace softfloat::conversion_test {
 namespace {
 
-constexpr int kInputsPerKind = SOFTFLOAT_RANDOM_INPUTS_PER_KIND;
+const int kInputsPerKind = int(test_support::case_count(10000, 250000));
 
 template <class F>
-class SOFTFLOAT_RANDOM_SUITE : public ::testing::Test {};
-TYPED_TEST_SUITE(SOFTFLOAT_RANDOM_SUITE, AllFormats, FormatNames);
+class RandomInputs : public ::testing::Test {};
+TYPED_TEST_SUITE(RandomInputs, AllFormats, FormatNames);
 
 // One seed per format and input kind, so that a failure reproduces alone.
 std::mt19937_64 seeded_for(const Format& f, int kind) {
@@ -63,7 +55,7 @@ Source concentrated(std::mt19937_64& rng, ExponentRange range) {
   return (rng() & 1) != 0 ? -x : x;
 }
 
-TYPED_TEST(SOFTFLOAT_RANDOM_SUITE, FloatBitPatterns) {
+TYPED_TEST(RandomInputs, FloatBitPatterns) {
   using F = TypeParam;
   auto rng = seeded_for(F::format, 1);
   MismatchLog log(format_name(F::format) + " random float bits");
@@ -71,7 +63,7 @@ TYPED_TEST(SOFTFLOAT_RANDOM_SUITE, FloatBitPatterns) {
   EXPECT_TRUE(log.result());
 }
 
-TYPED_TEST(SOFTFLOAT_RANDOM_SUITE, DoubleBitPatterns) {
+TYPED_TEST(RandomInputs, DoubleBitPatterns) {
   using F = TypeParam;
   auto rng = seeded_for(F::format, 2);
   MismatchLog log(format_name(F::format) + " random double bits");
@@ -79,7 +71,7 @@ TYPED_TEST(SOFTFLOAT_RANDOM_SUITE, DoubleBitPatterns) {
   EXPECT_TRUE(log.result());
 }
 
-TYPED_TEST(SOFTFLOAT_RANDOM_SUITE, DoublesInTheFormatsRange) {
+TYPED_TEST(RandomInputs, DoublesInTheFormatsRange) {
   using F = TypeParam;
   auto rng = seeded_for(F::format, 3);
   const ExponentRange range = exponent_range(F::format);
@@ -97,7 +89,7 @@ TYPED_TEST(SOFTFLOAT_RANDOM_SUITE, DoublesInTheFormatsRange) {
   EXPECT_GT(finite_nonzero, 2 * kInputsPerKind / 3);
 }
 
-TYPED_TEST(SOFTFLOAT_RANDOM_SUITE, FloatsInTheFormatsRange) {
+TYPED_TEST(RandomInputs, FloatsInTheFormatsRange) {
   using F = TypeParam;
   auto rng = seeded_for(F::format, 4);
   const ExponentRange range = exponent_range(F::format);
