@@ -65,7 +65,7 @@ void add_demo(CLI::App& parent, std::shared_ptr<Demo> demo, Execution execution)
   command->add_option("--csv", request->csv, "write the data behind the figure to this CSV file")
       ->type_name("FILE");
   command->add_option("--plot", request->plot,
-                      "draw the figure (matplotlib, /usr/bin/python3) to FILE.svg or FILE.png")
+                      "draw the figure (matplotlib, $SOFTFLOAT_PYTHON or python3) to FILE.svg or FILE.png")
       ->type_name("FILE");
   demo->add_options(*command);
   set_action(

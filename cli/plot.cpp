@@ -5,6 +5,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <stdexcept>
@@ -37,6 +38,27 @@ fs::path find_script(const std::string& script) {
                            "; set SOFTFLOAT_SCRIPTS_DIR to the folder that holds it)");
 }
 
+// The interpreter: $SOFTFLOAT_PYTHON if set, else SOFTFLOAT_PYTHON (CMake's, "python3"
+// by default). A name without a slash is looked up on PATH, as a shell would: the
+// project's .venv/bin first on PATH (scripts/dev.sh) makes it the venv's python3.
+std::string find_python() {
+  std::string python = environment("SOFTFLOAT_PYTHON");
+  if (python.empty()) python = SOFTFLOAT_PYTHON;
+  const std::string needs = " (the plots need a Python with matplotlib: set SOFTFLOAT_PYTHON to one)";
+  if (python.find('/') != std::string::npos) {
+    if (::access(python.c_str(), X_OK) != 0) throw std::runtime_error("cannot draw the plot: " + python + " is missing" + needs);
+    return python;
+  }
+  const std::string path = environment("PATH");
+  for (std::size_t start = 0; start <= path.size();) {
+    const std::size_t end = std::min(path.find(':', start), path.size());
+    const fs::path candidate = fs::path(end > start ? path.substr(start, end - start) : ".") / python;
+    if (::access(candidate.c_str(), X_OK) == 0) return candidate.string();
+    start = end + 1;
+  }
+  throw std::runtime_error("cannot draw the plot: no " + python + " on PATH" + needs);
+}
+
 }  // namespace
 
 void check_plot_path(const std::string& output) {
@@ -47,11 +69,7 @@ void check_plot_path(const std::string& output) {
 
 void draw_plot(const std::string& script, const std::string& csv, const std::string& output) {
   const fs::path script_path = find_script(script);
-  std::string python = environment("SOFTFLOAT_PYTHON");
-  if (python.empty()) python = SOFTFLOAT_PYTHON;
-  if (::access(python.c_str(), X_OK) != 0)
-    throw std::runtime_error("cannot draw the plot: " + python +
-                             " is missing (the plots need Debian's python3 with python3-matplotlib)");
+  const std::string python = find_python();
   std::vector<std::string> arguments = {python, script_path.string(), csv, output};
   std::vector<char*> argv;
   for (auto& argument : arguments) argv.push_back(argument.data());

@@ -2,9 +2,10 @@
 #   libsoftfloat-dev         headers, static libraries, CMake package and softfloat.pc
 #   libsoftfloat-verify-dev  the MPFR reference: softfloat::verify, softfloat-verify.pc
 #   softfloat                the command and the plot scripts it runs
-#   python3-softfloat        the Python module, in /usr/lib/python3/dist-packages
-# installed under /usr. The runtime dependencies of the command and the module's
-# compiled part come from dpkg-shlibdeps (libhwy1, libstdc++6, ...); the rest are named.
+# installed under /usr. The runtime dependencies of the command come from
+# dpkg-shlibdeps (libhwy1, libstdc++6, ...); the rest are named. The Python module is
+# no Debian package: Python users install the wheel (`pip install .`, pyproject.toml)
+# into their own environment.
 set(CPACK_GENERATOR DEB)
 set(CPACK_PACKAGE_NAME softfloat)
 set(CPACK_PACKAGE_VERSION ${PROJECT_VERSION})
@@ -37,25 +38,10 @@ endif()
 
 set(CPACK_DEBIAN_COMMAND_PACKAGE_NAME softfloat)
 set(CPACK_DEBIAN_COMMAND_PACKAGE_SHLIBDEPS ON)
-# The plot scripts run under /usr/bin/python3 with matplotlib (cli/CMakeLists.txt).
-set(CPACK_DEBIAN_COMMAND_PACKAGE_RECOMMENDS "python3, python3-matplotlib")
+# The plot scripts need a Python with matplotlib: SOFTFLOAT_PYTHON names it at run time
+# (cli/plot.hpp), python3 on PATH otherwise.
+set(CPACK_DEBIAN_COMMAND_PACKAGE_SUGGESTS "python3-matplotlib")
 set(CPACK_COMPONENT_COMMAND_DESCRIPTION
     "The softfloat command: encode, decode and tabulate formats, and run the precision experiments with plots")
-
-if(TARGET softfloat_python)
-  list(APPEND CPACK_COMPONENTS_ALL python)
-  set(CPACK_DEBIAN_PYTHON_PACKAGE_NAME python3-softfloat)
-  set(CPACK_DEBIAN_PYTHON_PACKAGE_SECTION python)
-  set(CPACK_DEBIAN_PYTHON_PACKAGE_SHLIBDEPS ON)
-  # The compiled module fits one interpreter version (its file name says which).
-  string(REPLACE "." ";" python_version "${SOFTFLOAT_PYTHON_VERSION}")
-  list(GET python_version 0 python_major)
-  list(GET python_version 1 python_minor)
-  math(EXPR python_next_minor "${python_minor} + 1")
-  set(CPACK_DEBIAN_PYTHON_PACKAGE_DEPENDS
-      "python3 (>= ${SOFTFLOAT_PYTHON_VERSION}), python3 (<< ${python_major}.${python_next_minor}), python3-numpy")
-  set(CPACK_DEBIAN_PYTHON_PACKAGE_SUGGESTS "python3-torch")
-  set(CPACK_COMPONENT_PYTHON_DESCRIPTION "Python module softfloat: NumPy (and PyTorch) arrays in any floating-point format")
-endif()
 
 include(CPack)

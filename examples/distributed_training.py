@@ -1,4 +1,4 @@
-#!/usr/bin/python3
+#!/usr/bin/env python3
 """Data-parallel training on N processes with the gradients sent in a narrow format.
 
 The digits network of examples/torch_training.py (1797 8x8 images from Debian's
@@ -20,7 +20,7 @@ each rounded to nearest or stochastically, with or without error feedback, by al
 partial sum). Per run: bytes each rank sent per step, final test accuracy, the loss
 after each epoch, and whether every rank ended with the same parameters (a hash).
 
-    PYTHONPATH=build/python /usr/bin/python3 examples/distributed_training.py --plot wire.png
+    PYTHONPATH=build/python .venv/bin/python examples/distributed_training.py --plot wire.png
 
 --quick trains a few epochs of six settings (the test suite runs it) and exits non-zero
 when the results are off (fp32 does not learn, ranks disagree, bytes do not fall).

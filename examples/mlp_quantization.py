@@ -1,4 +1,4 @@
-#!/usr/bin/python3
+#!/usr/bin/env python3
 """Weight quantization of a small NumPy MLP: accuracy against bytes, format by format.
 
 A three-layer perceptron (16 -> 64 -> 64 -> 10, ReLU) is trained in float32 on a
@@ -13,7 +13,7 @@ those of the codes as softfloat.quantize stores them (4- and 6-bit formats packe
 their scales.
 
 Run with Debian's interpreter and the module on the path, e.g.
-    PYTHONPATH=build/python /usr/bin/python3 examples/mlp_quantization.py
+    PYTHONPATH=build/python .venv/bin/python examples/mlp_quantization.py
 --quick trains for a few epochs only (the test suite runs it that way).
 """
 import argparse

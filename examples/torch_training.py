@@ -1,4 +1,4 @@
-#!/usr/bin/python3
+#!/usr/bin/env python3
 """Training a small network on handwritten digits with every operand in a narrow format.
 
 The data are the 1797 8x8 digit images that ship inside Debian's python3-sklearn
@@ -23,7 +23,7 @@ with a small learning rate the nearest-rounded updates vanish and the stochastic
 accumulate. The result is a table of test accuracy and final training loss per setting,
 optionally a CSV and a plot.
 
-    PYTHONPATH=build/python /usr/bin/python3 examples/torch_training.py --plot digits.png
+    PYTHONPATH=build/python .venv/bin/python examples/torch_training.py --plot digits.png
 
 --quick trains a few epochs on four settings (the test suite runs it that way) and exits
 non-zero if the results are off (fp32 does not learn, or a setting collapses).

@@ -1,11 +1,11 @@
 """Shared pieces of the plot scripts (experiments/NAME/plot_NAME.py): reading the CSV
 that `softfloat demo NAME --csv FILE` writes, and saving a figure as SVG or PNG.
 
-The scripts run under Debian's /usr/bin/python3, where python3-matplotlib installs;
+The scripts run under a Python with matplotlib (the project's .venv, or $SOFTFLOAT_PYTHON);
 `softfloat demo NAME --plot FILE` calls them, from the folder that holds them beside
 this file (share/softfloat/scripts installed, cli/plot_scripts in the build tree), as
-    /usr/bin/python3 plot_NAME.py DATA.csv FIGURE.svg|FIGURE.png
-From the source tree: PYTHONPATH=experiments /usr/bin/python3 experiments/NAME/plot_NAME.py ...
+    python3 plot_NAME.py DATA.csv FIGURE.svg|FIGURE.png
+From the source tree: PYTHONPATH=experiments .venv/bin/python experiments/NAME/plot_NAME.py ...
 """
 import csv
 import sys
@@ -17,7 +17,7 @@ def load_pyplot():
         import matplotlib
     except ImportError:
         sys.exit(f"{sys.argv[0]}: matplotlib is not installed for {sys.executable} "
-                 "(Debian: apt-get install python3-matplotlib)")
+                 "(pip install matplotlib into it, or set SOFTFLOAT_PYTHON to a Python that has it)")
     matplotlib.use("Agg")
     matplotlib.rcParams["svg.hashsalt"] = "softfloat"  # reproducible SVG element ids
     import matplotlib.pyplot as plt

@@ -1,10 +1,14 @@
 #!/usr/bin/env bash
-# Developer entry points on a fresh Debian machine (see README.md, "Quick start").
+# Developer entry points on a fresh Debian 12 or 13 machine (see README.md, "Quick start").
 #
-#   bash scripts/dev.sh demo   install missing packages, configure a Release build in build/,
-#                              build the softfloat command and run the main demonstration,
-#                              a short tour of it (scripts/tour.sh: formats, encodings, the
-#                              precision experiments, figures in build/tour/)
+#   bash scripts/dev.sh demo   install the missing Debian packages (scripts/debian_packages.sh
+#                              chooses them by what apt offers), make the project's virtual
+#                              environment .venv from the python3 on PATH with the Python
+#                              tools at pinned versions (python/requirements/), configure a
+#                              Release build in build/, build the softfloat command and run
+#                              the main demonstration, a short tour of it (scripts/tour.sh:
+#                              formats, encodings, the precision experiments, figures in
+#                              build/tour/)
 #   bash scripts/dev.sh test   the same install and build, then everything CI checks:
 #                              1. ctest in build/ (all labels, the exhaustive sweeps too)
 #                              2. a sanitizer build in build-sanitize/ (ASan + UBSan) and
@@ -24,24 +28,27 @@
 #                                 conversion and SIMD suites under qemu-user (one phase,
 #                                 the build included, minutes)
 #                              6. the fuzz targets (verify/fuzz/), built with clang, ASan and
-#                                 UBSan in build-fuzz/, each run for 30 s
+#                                 UBSan in build-fuzz/, each run for 30 s from a fixed seed
+#                              7. the Python package as a user installs it: `pip install .`
+#                                 into a fresh virtual environment (build-pip/), the Python
+#                                 tests run against it from outside the checkout; the wheel
+#                                 (`pip wheel .`), repaired by auditwheel, in a second fresh
+#                                 environment with NumPy 1.26 and Debian's Highway hidden
 #                              Prints the time of each phase and a summary; exits non-zero
 #                              if any phase failed.
-#   bash scripts/dev.sh fuzz [SECONDS]   phase 6 alone, SECONDS per target (default 30)
+#   bash scripts/dev.sh fuzz [SECONDS [SEED]]   phase 6 alone, SECONDS per target (default
+#                              30) from SEED (default: the fixed seed CI uses; "random" for a
+#                              fresh one per target, as a longer campaign wants)
 #   bash scripts/dev.sh aarch64          phase 5 alone (with the install)
+#   bash scripts/dev.sh pip              phase 7 alone (with the install)
 set -uo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 repo_root=$(pwd)
 jobs=$(nproc)
 
-debian_packages=(cmake g++ libhwy-dev libmpfr-dev libgmp-dev libgtest-dev libgmock-dev libbenchmark-dev
-                 libopenblas-dev libcli11-dev pybind11-dev python3-numpy python3-matplotlib python3-pytest
-                 pkg-config dpkg-dev python3-torch python3-sklearn python3-hypothesis libeigen3-dev
-                 clang libfuzzer-14-dev libclang-rt-14-dev
-                 g++-aarch64-linux-gnu qemu-user)
-# The aarch64 cross build's libraries (multiarch: beside the host's, in
-# /usr/lib/aarch64-linux-gnu); installing them needs the foreign architecture arm64.
-arm64_packages=(libhwy-dev:arm64 libmpfr-dev:arm64 libgmp-dev:arm64 libgtest-dev:arm64 libgmock-dev:arm64)
+# The Debian packages (debian_common_packages, debian_arm64_packages, and the function
+# choosing the rest by release).
+source scripts/debian_packages.sh
 
 phase_names=()
 phase_results=()
@@ -95,12 +102,21 @@ print_summary() {
   return $failed
 }
 
-# Installs the Debian packages that are missing; apt-get update only if any are, and
-# dpkg --add-architecture arm64 only if an arm64 package is missing and dpkg lacks it.
+# Installs the Debian packages that are missing: those choose_debian_packages names for
+# this release, and the aarch64 cross build's multiarch libraries (debian_arm64_packages,
+# beside the host's in /usr/lib/aarch64-linux-gnu; they need the foreign architecture
+# arm64). apt-get update runs only when something is missing, or when apt's lists are
+# too old or empty to offer the names (a fresh machine).
 install_packages() {
+  local packages
+  if ! packages=$(debian_packages_of_this_machine 2>/dev/null); then
+    echo "apt's package lists do not offer every package: apt-get update first"
+    apt_get update || return 1
+    packages=$(debian_packages_of_this_machine) || return 1
+  fi
   local missing=() package status native
   native=$(dpkg --print-architecture)
-  for package in "${debian_packages[@]}" "${arm64_packages[@]}"; do
+  for package in $packages "${debian_arm64_packages[@]}"; do
     # An unqualified name is the host's package: asked as name:amd64 (once arm64's copy
     # is installed too, the bare name reports both), or, for an architecture-independent
     # package, by its bare name.
@@ -108,19 +124,62 @@ install_packages() {
     [[ $package != *:* ]] && status=$(dpkg-query -W -f='${db:Status-Status}' "$package:$native" 2>/dev/null || echo "$status")
     [[ $status == installed ]] || missing+=("$package")
   done
-  local count=$((${#debian_packages[@]} + ${#arm64_packages[@]}))
+  local count=$(($(wc -w <<<"$packages") + ${#debian_arm64_packages[@]}))
   if [[ ${#missing[@]} -eq 0 ]]; then
-    echo "All ${count} Debian packages are installed."
+    echo "All ${count} Debian packages are installed: $(tr '\n' ' ' <<<"$packages")"
     return 0
   fi
   echo "Installing: ${missing[*]}"
-  local sudo=()
-  [[ $(id -u) -ne 0 ]] && sudo=(sudo)
   if [[ " ${missing[*]}" == *:arm64* ]] && ! dpkg --print-foreign-architectures | grep -qx arm64; then
-    "${sudo[@]}" dpkg --add-architecture arm64 || return 1
+    as_root dpkg --add-architecture arm64 || return 1
   fi
-  "${sudo[@]}" apt-get update &&
-    "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y "${missing[@]}"
+  apt_get update && apt_get install -y "${missing[@]}"
+}
+
+as_root() {
+  if [[ $(id -u) -ne 0 ]]; then sudo "$@"; else "$@"; fi
+}
+apt_get() { as_root env DEBIAN_FRONTEND=noninteractive apt-get "$@"; }
+
+# The Python side: pip, never Debian's python3-* packages. Every install passes the
+# constraints file, whose torch==2.13.0 is the CPU build on this machine's disk (any
+# other torch is a CUDA build of several GB), and is checked afterwards for NVIDIA's
+# CUDA packages, which only such a torch brings in.
+constraints=python/requirements/constraints.txt
+pip_install() {  # pip_install VENV CONSTRAINTS ARGS...: pip install into VENV under CONSTRAINTS
+  local venv=$1 constraints_file=$2
+  shift 2
+  "$venv/bin/python" -m pip install --quiet --disable-pip-version-check -c "$constraints_file" "$@" || return 1
+  local cuda
+  cuda=$("$venv/bin/python" -m pip list --format=freeze 2>/dev/null | grep -i '^nvidia-')
+  if [[ -n $cuda ]]; then
+    echo "A CUDA build of torch got into $venv (only torch==2.13.0, the CPU build, is allowed):" >&2
+    echo "$cuda" >&2
+    return 1
+  fi
+}
+
+# The project's virtual environment .venv, made from the python3 on PATH (3.10 or
+# newer), with the tools of python/requirements/dev.txt at the pinned versions. The
+# builds find it (the top-level CMakeLists.txt), and every later phase runs with it
+# first on PATH, so that `python3` is its interpreter (the command's plots, the scripts).
+python_environment() {
+  local python
+  python=$(type -P python3) || { echo "no python3 on PATH (3.10 or newer)" >&2; return 1; }
+  if ! "$python" -c 'import sys; sys.exit(sys.version_info < (3, 10))'; then
+    echo "$python is Python $("$python" -c 'import sys; print(sys.version.split()[0])'); softfloat needs 3.10 or newer" >&2
+    return 1
+  fi
+  if [[ ! -x .venv/bin/python ]]; then
+    "$python" -m venv .venv || return 1
+  fi
+  pip_install .venv "$constraints" -r python/requirements/dev.txt &&
+    .venv/bin/python -c 'import numpy, torch; print(f"numpy {numpy.__version__}, torch {torch.__version__} in .venv")'
+}
+
+use_python_environment() {
+  export VIRTUAL_ENV=$repo_root/.venv
+  export PATH=$VIRTUAL_ENV/bin:$PATH
 }
 
 # The builds are CMakePresets.json's configure presets (the flags are stated there once);
@@ -237,33 +296,43 @@ aarch64_phase() {
 
 fuzz_target_names=(parse_format parse_number arithmetic arrays command_line)
 
-# run_fuzzers SECONDS: each target for SECONDS, starting from its committed corpus; new
-# inputs go to build-fuzz/corpus/, not into the repository. A libFuzzer process uses one
-# core, so as many run at once as there are cores (two: the five targets take three
-# rounds of SECONDS rather than five). A finding (a failed check, a crash, a sanitizer
-# report, a unit slower than 20 s) fails the phase and leaves the input in
-# build-fuzz/findings/; reproduce it with the target and the file.
+# run_fuzzers SECONDS [SEED]: each target for SECONDS, starting from its committed corpus;
+# new inputs go to build-fuzz/corpus/, not into the repository. A libFuzzer process uses
+# one core, so as many run at once as there are cores (two: the five targets take three
+# rounds of SECONDS rather than five). CI's run starts each target from a fixed seed
+# (SEED plus the target's place in the list), so that a submission is judged on its own
+# change and not on what a random walk happens to reach that day; SEED=random lets
+# libFuzzer draw a fresh seed per target, for a longer campaign (docs/development.md).
+# A finding (a failed check, a crash, a sanitizer report, a unit slower than 20 s) fails
+# the phase and leaves the input in build-fuzz/findings/; reproduce it with the target
+# and the file.
+fuzz_seed() {  # fuzz_seed INDEX SEED: libFuzzer's -seed (0 asks it for a random one)
+  if [[ $2 == random ]]; then echo 0; else echo $(($2 + $1)); fi
+}
+
 run_one_fuzzer() {
-  local name=$1 seconds=$2
+  local name=$1 seconds=$2 seed=$3
   mkdir -p "build-fuzz/corpus/$name"
-  build-fuzz/verify/fuzz/softfloat_fuzz_"$name" -max_total_time="$seconds" -timeout=20 -rss_limit_mb=2048 \
-    -print_final_stats=1 -artifact_prefix="build-fuzz/findings/$name-" \
+  build-fuzz/verify/fuzz/softfloat_fuzz_"$name" -max_total_time="$seconds" -seed="$seed" -timeout=20 \
+    -rss_limit_mb=2048 -print_final_stats=1 -artifact_prefix="build-fuzz/findings/$name-" \
     "build-fuzz/corpus/$name" "verify/fuzz/corpus/$name" >"build-fuzz/$name.log" 2>&1
 }
 
 run_fuzzers() {
-  local seconds=$1 name status=0 first
+  local seconds=$1 seed=${2:-1} name status=0 first index
+  rm -rf build-fuzz/corpus  # CI's runs start from the committed corpus alone
   mkdir -p build-fuzz/findings
   local -A pid_of=()
   for ((first = 0; first < ${#fuzz_target_names[@]}; first += jobs)); do
-    for name in "${fuzz_target_names[@]:first:jobs}"; do
-      run_one_fuzzer "$name" "$seconds" &
+    for ((index = first; index < first + jobs && index < ${#fuzz_target_names[@]}; index++)); do
+      name=${fuzz_target_names[$index]}
+      run_one_fuzzer "$name" "$seconds" "$(fuzz_seed "$index" "$seed")" &
       pid_of[$name]=$!
     done
     for name in "${fuzz_target_names[@]:first:jobs}"; do
       echo "--- $name: ${seconds}s ---"
       if wait "${pid_of[$name]}"; then
-        grep -E '^(Done|stat::number_of_executed_units|stat::peak_rss_mb)' "build-fuzz/$name.log"
+        grep -E '^(INFO: Seed|Done|stat::number_of_executed_units|stat::peak_rss_mb)' "build-fuzz/$name.log"
       else
         tail -n 60 "build-fuzz/$name.log"
         status=1
@@ -275,18 +344,60 @@ run_fuzzers() {
 
 fuzz_all() {
   run_phase "Fuzz build (build-fuzz/)" build_fuzz || { skip_phase "Fuzzing" "build failed"; return 1; }
-  run_phase "Fuzzing (build-fuzz/, ${1}s per target)" run_fuzzers "$1"
+  run_phase "Fuzzing (build-fuzz/, ${1}s per target, seed ${2:-1})" run_fuzzers "$1" "${2:-1}"
+}
+
+# The Python package as a user gets it (phase 7), in build-pip/ (made anew each run):
+#  1. `pip install '.[torch,test]'` into a fresh virtual environment: scikit-build-core
+#     builds the library and the module (pyproject.toml); then the Python tests, run
+#     from outside the checkout so that `import softfloat` can only find the installed
+#     copy (SOFTFLOAT_TEST_INSTALLED=1: test_package.py asserts it lies in site-packages).
+#  2. `pip wheel .`, from the same CMake build folder (so nothing compiles twice), and
+#     `auditwheel repair`, which copies Debian's libhwy.so.1 into the wheel.
+#  3. The repaired wheel in a second fresh environment with NumPy 1.26, the oldest NumPy
+#     supported: a short convert-and-compare run, and python/packaging/check_wheel.py,
+#     which hides Debian's Highway and imports both installs (only the repaired one may
+#     load).
+pip_package_phase() {
+  local python work=build-pip
+  python=$(type -P python3) || return 1
+  rm -rf "$work" && mkdir -p "$work/outside" || return 1
+  local cmake_dir=$repo_root/$work/cmake
+  echo "--- pip install '.[torch,test]' into $work/venv ---"
+  "$python" -m venv "$work/venv" &&
+    pip_install "$work/venv" "$constraints" -C build-dir="$cmake_dir" ".[torch,test]" || return 1
+  echo "--- the Python tests against the installed package, from $work/outside ---"
+  (cd "$work/outside" && SOFTFLOAT_TEST_INSTALLED=1 ../venv/bin/python -m pytest -q -p no:cacheprovider \
+    "$repo_root/python/tests") || return 1
+  echo "--- pip wheel . and auditwheel repair ---"
+  "$work/venv/bin/python" -m pip wheel --quiet --no-deps -c "$constraints" -C build-dir="$cmake_dir" \
+    -w "$work/dist" . || return 1
+  .venv/bin/auditwheel repair --wheel-dir "$work/wheelhouse" "$work"/dist/softfloat-*.whl || return 1
+  echo "--- the repaired wheel in $work/wheel-venv, NumPy 1.26 ---"
+  "$python" -m venv "$work/wheel-venv" &&
+    pip_install "$work/wheel-venv" python/requirements/constraints-numpy1.txt \
+      "$work"/wheelhouse/softfloat-*.whl numpy pytest || return 1
+  (cd "$work/outside" && SOFTFLOAT_TEST_INSTALLED=1 ../wheel-venv/bin/python -m pytest -q -p no:cacheprovider \
+    "$repo_root/python/tests/test_numpy_versions.py") || return 1
+  "$work/wheel-venv/bin/python" python/packaging/check_wheel.py \
+    --repaired "$work/wheel-venv/bin/python" --unrepaired "$work/venv/bin/python"
+}
+
+setup_phases() {
+  run_phase "Install Debian packages" install_packages || { print_summary; exit 1; }
+  run_phase "Python environment (.venv, pip)" python_environment || { print_summary; exit 1; }
+  use_python_environment
 }
 
 demo() {
-  run_phase "Install Debian packages" install_packages || { print_summary; exit 1; }
+  setup_phases
   run_phase "Release build of the softfloat command (build/)" build_demo || { print_summary; exit 1; }
   run_phase "Demonstration (scripts/tour.sh)" bash scripts/tour.sh build
   print_summary
 }
 
 test_all() {
-  run_phase "Install Debian packages" install_packages || { print_summary; exit 1; }
+  setup_phases
   if run_phase "Release build (build/)" build_release; then
     run_phase "All tests (build/, ctest -j2)" ctest --test-dir build --output-on-failure -j2
   else
@@ -300,6 +411,7 @@ test_all() {
   fi
   run_phase "ThreadSanitizer (build-tsan/, ctest -L threads)" tsan_phase
   run_phase "Package configuration (BUILD_TESTING=OFF)" package_test
+  run_phase "pip install . and the wheel (build-pip/)" pip_package_phase
   run_phase "ARM64 cross build and qemu tests (build-aarch64/)" aarch64_phase
   fuzz_all 30
   print_summary
@@ -309,7 +421,8 @@ case "${1:-}" in
   demo) demo ;;
   test) test_all ;;
   fuzz)
-    fuzz_all "${2:-30}"
+    use_python_environment
+    fuzz_all "${2:-30}" "${3:-1}"
     print_summary
     ;;
   aarch64)
@@ -317,8 +430,13 @@ case "${1:-}" in
     run_phase "ARM64 cross build and qemu tests (build-aarch64/)" aarch64_phase
     print_summary
     ;;
+  pip)
+    setup_phases
+    run_phase "pip install . and the wheel (build-pip/)" pip_package_phase
+    print_summary
+    ;;
   *)
-    echo "usage: bash scripts/dev.sh demo|test|fuzz [SECONDS per target]|aarch64" >&2
+    echo "usage: bash scripts/dev.sh demo|test|fuzz [SECONDS per target [SEED|random]]|aarch64|pip" >&2
     exit 2
     ;;
 esac

@@ -3,7 +3,7 @@
 
     build/bench/matmul/bench_matmul --benchmark_min_time=0.5 --benchmark_repetitions=3 \\
         --benchmark_report_aggregates_only=true --benchmark_out=matmul.json --benchmark_out_format=json
-    /usr/bin/python3 scripts/matmul_bench_table.py matmul.json
+    .venv/bin/python scripts/matmul_bench_table.py matmul.json
 
 Every figure is the median over the repetitions of the benchmark's GFLOP/s (real time);
 each ratio divides by the OpenBLAS row of the same size and thread count, run in the

@@ -1,4 +1,4 @@
-#!/usr/bin/python3
+#!/usr/bin/env python3
 """softfloat.torch.distributed's own work against the all-reduce it replaces.
 
 Two processes on 127.0.0.1 (gloo), one thread each, a bucket of 2^24 float32 gradients
@@ -9,7 +9,7 @@ dist.all_reduce, what DDP sends by default), and the whole hook with its exchang
 bytes ("gather" and "ring"). Each figure is rank 0's median of --runs in milliseconds,
 the ranks starting each run together (a barrier); the ratio is to the fp32 all-reduce.
 
-    PYTHONPATH=build/python /usr/bin/python3 bench/python/bench_distributed.py
+    PYTHONPATH=build/python .venv/bin/python bench/python/bench_distributed.py
 """
 import os
 

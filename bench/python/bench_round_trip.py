@@ -1,4 +1,4 @@
-#!/usr/bin/python3
+#!/usr/bin/env python3
 """softfloat.round_trip against the NumPy bit manipulation people write by hand.
 
 Times fake quantization of 2^24 float32 values (N(0, 1) * 16, so that E4M3 sees normal,
@@ -7,7 +7,7 @@ the hand-written NumPy recipes below and softfloat.round_trip, after checking th
 give the same bits. Each row is the median of --runs calls, in milliseconds and in
 nanoseconds per value; a copy of the array is the baseline.
 
-    PYTHONPATH=build/python /usr/bin/python3 bench/python/bench_round_trip.py
+    PYTHONPATH=build/python .venv/bin/python bench/python/bench_round_trip.py
 """
 import argparse
 import os

@@ -1,4 +1,4 @@
-#!/usr/bin/python3
+#!/usr/bin/env python3
 """softfloat.torch against what PyTorch users write by hand, one thread, one process.
 
 Fake quantization of 2^24 float32 values (N(0, 1) * 16) in a torch tensor: bf16 by
@@ -10,7 +10,7 @@ own fp32 and bf16 F.linear. Each row is the median of --runs calls in millisecon
 ratio to the row it is compared with. Debian's torch multiplies through OpenBLAS, so
 OPENBLAS_NUM_THREADS=1 is set before torch is imported; the thread counts are printed.
 
-    PYTHONPATH=build/python /usr/bin/python3 bench/python/bench_torch.py
+    PYTHONPATH=build/python .venv/bin/python bench/python/bench_torch.py
 """
 import os
 

@@ -36,3 +36,21 @@ def test_softfloat_torch_without_torch_is_an_import_error():
                                "    print('ImportError', error)\n")
     assert result.returncode == 0, result.stderr
     assert result.stdout.startswith("ImportError")
+
+
+def test_installed_package_is_the_one_imported():
+    """scripts/dev.sh's pip phase runs the suite against `pip install .` from outside the
+    checkout with SOFTFLOAT_TEST_INSTALLED=1: softfloat must then come from site-packages,
+    with its type information beside it, and never from the source or build tree."""
+    import os
+    import sysconfig
+
+    import pytest
+
+    if os.environ.get("SOFTFLOAT_TEST_INSTALLED") != "1":
+        pytest.skip("the suite runs against a build tree here (SOFTFLOAT_TEST_INSTALLED=1 checks an installed copy)")
+    package_dir = os.path.dirname(os.path.realpath(softfloat.__file__))
+    site_packages = os.path.realpath(sysconfig.get_paths()["platlib"])
+    assert package_dir == os.path.join(site_packages, "softfloat"), (package_dir, site_packages)
+    assert os.path.dirname(os.path.realpath(_core.__file__)) == package_dir
+    assert os.path.isfile(os.path.join(package_dir, "torch", "__init__.py"))

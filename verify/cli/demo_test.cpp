@@ -1,5 +1,5 @@
 // softfloat demo: each experiment with small sizes prints its tables and writes its
-// CSV; --plot draws a figure through /usr/bin/python3 and matplotlib, and says so
+// CSV; --plot draws a figure through a Python with matplotlib, and says so
 // clearly when the interpreter is missing.
 #include <sys/stat.h>
 
@@ -96,14 +96,15 @@ TEST(CliDemo, TradeoffsRejectsAScaleFormat) {
 }
 
 bool matplotlib_available() {
-  return std::system("'" SOFTFLOAT_PYTHON "' -c 'import matplotlib' >/dev/null 2>&1") == 0;
+  return std::system("'" SOFTFLOAT_TEST_PYTHON "' -c 'import matplotlib' >/dev/null 2>&1") == 0;
 }
 
 TEST(CliDemo, PlotWritesTheFigure) {
-  if (!matplotlib_available()) GTEST_SKIP() << SOFTFLOAT_PYTHON " cannot import matplotlib (python3-matplotlib)";
+  if (!matplotlib_available()) GTEST_SKIP() << SOFTFLOAT_TEST_PYTHON " cannot import matplotlib";
   // SVG, the README's figures; PNG goes through the same script and backend.
   const std::string figure = scratch_path("accumulation.svg");
-  const CommandResult r = run_cli("demo accumulation --terms 100 --trials 1 --plot '" + figure + "'");
+  const CommandResult r = run_cli("demo accumulation --terms 100 --trials 1 --plot '" + figure + "'",
+                                  "SOFTFLOAT_PYTHON='" SOFTFLOAT_TEST_PYTHON "'");
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_EQ(read_file(figure).rfind("<?xml", 0), 0u);
   EXPECT_GT(file_size(figure), 1000u);
@@ -116,8 +117,17 @@ TEST(CliDemo, PlotWithoutPythonFailsClearly) {
   const CommandResult r =
       run_cli("demo accumulation --terms 10 --trials 1 --plot '" + figure + "'", "SOFTFLOAT_PYTHON=/nonexistent/python3");
   EXPECT_EQ(r.status, 1);
-  EXPECT_EQ(r.err, "softfloat: cannot draw the plot: /nonexistent/python3 is missing (the plots need Debian's "
-                   "python3 with python3-matplotlib)\n");
+  EXPECT_EQ(r.err, "softfloat: cannot draw the plot: /nonexistent/python3 is missing (the plots need a Python "
+                   "with matplotlib: set SOFTFLOAT_PYTHON to one)\n");
+}
+
+TEST(CliDemo, PlotLooksForPython3OnPath) {
+  const std::string figure = scratch_path("never.png");
+  const CommandResult r = run_cli("demo accumulation --terms 10 --trials 1 --plot '" + figure + "'",
+                                  "SOFTFLOAT_PYTHON= PATH=/nonexistent/bin:/nonexistent/usr/bin");
+  EXPECT_EQ(r.status, 1);
+  EXPECT_EQ(r.err, "softfloat: cannot draw the plot: no python3 on PATH (the plots need a Python with matplotlib: "
+                   "set SOFTFLOAT_PYTHON to one)\n");
 }
 
 }  // namespace

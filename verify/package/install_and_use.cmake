@@ -9,8 +9,8 @@
 #   3b. compile a program with `pkg-config --cflags --libs softfloat` and the installed
 #      softfloat.pc alone, and run it
 #   4. run the installed command, bin/softfloat: an encoding, a demo with --csv, and a
-#      plot through the plot scripts installed beside it (Debian's /usr/bin/python3 with
-#      matplotlib draws it)
+#      plot through the plot scripts installed beside it (the python3 on PATH, with
+#      matplotlib, draws it)
 #   5. with -DPYTHON=interpreter -DPYTHON_MODULE_DIR=dir (relative to the prefix): import
 #      the installed Python module from there and round the issue's double-rounding case
 #      (PYTHON_PRELOAD: the sanitizer runtime an instrumented module needs)
