@@ -11,6 +11,10 @@ import torch
 
 from softfloat import _core
 
+__all__ = ["FLOAT_TYPES", "CODE_TYPES", "ACCEPTED_FLOATS", "check_tensor", "check_float_tensor", "check_float_dtype",
+           "format_info", "is_stochastic", "resolve_seed", "new_tensor", "contiguous_input", "checked_out",
+           "round_trip", "code_dtype", "encode", "decode"]
+
 # The value dtypes and their names in the compiled module.
 FLOAT_TYPES = {
     torch.float32: "float32",

@@ -15,6 +15,8 @@ import torch
 from softfloat import _core
 from softfloat.torch import _tensors
 
+__all__ = ["mx_quantize", "nvfp4_quantize"]
+
 
 def _blocks_last(x, axis, function):
     """x as contiguous float32 with the blocks' axis last, and the axis index."""

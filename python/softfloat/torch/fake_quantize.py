@@ -14,6 +14,8 @@ import torch
 
 from softfloat.torch import _tensors
 
+__all__ = ["quantize", "Quantize", "BackwardRounding", "backward_settings", "GRADIENTS"]
+
 GRADIENTS = ("straight_through", "clipped")
 
 

@@ -16,6 +16,8 @@ import torch
 from softfloat.torch import _tensors
 from softfloat.torch.fake_quantize import quantize
 
+__all__ = ["LowPrecisionOptimizer"]
+
 
 class LowPrecisionOptimizer:
     def __init__(self, optimizer, weight, rounding="stochastic", master_weights=False, state=None, *,

@@ -18,6 +18,9 @@ import torch
 from softfloat.torch import _tensors
 from softfloat.torch.fake_quantize import quantize
 
+__all__ = ["float_quantize", "fixed_point_quantize", "block_quantize", "FloatingPoint", "FixedPoint",
+           "BlockFloatingPoint", "quantizer", "OptimLP"]
+
 _ROUNDINGS = {"nearest": "nearest_even", "stochastic": "stochastic"}
 
 

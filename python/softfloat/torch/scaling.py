@@ -24,6 +24,8 @@ import torch
 from softfloat.torch import _tensors
 from softfloat.torch.fake_quantize import quantize
 
+__all__ = ["CurrentScaling", "DelayedScaling", "RowScaling", "BlockScaling"]
+
 
 def _max_of(fmt, function):
     return float(_tensors.format_info(fmt, function).max)

@@ -23,7 +23,7 @@ from softfloat.torch.distributed._codec import Codec
 from softfloat.torch.distributed._launch import launch
 from softfloat.torch.distributed._seeds import bucket_seeds
 
-__all__ = ["compress_hook", "all_reduce", "CompressHook", "launch"]
+__all__ = ["compress_hook", "all_reduce", "CompressHook", "launch", "OPS"]
 OPS = ("avg", "sum")
 
 

@@ -11,6 +11,8 @@ import hashlib
 import torch
 import torch.distributed as dist
 
+__all__ = ["check_agreement"]
+
 
 def _fingerprint(text):
     return int.from_bytes(hashlib.sha256(text.encode()).digest()[:7], "little")

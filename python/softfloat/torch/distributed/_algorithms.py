@@ -26,6 +26,9 @@ import torch.distributed as dist
 from softfloat.torch import _tensors
 from softfloat.torch.distributed._seeds import message_seed
 
+__all__ = ["ALGORITHMS", "ENGINE_DTYPES", "chunk_bounds", "peer", "sum_payloads", "gather", "ring", "engine_dtype",
+           "engine_all_reduce", "ring_values_sent"]
+
 ALGORITHMS = ("gather", "ring", "allreduce")
 # The dtypes the engine's all-reduce can carry, by format name.
 ENGINE_DTYPES = {"fp32": torch.float32, "fp16": torch.float16, "bf16": torch.bfloat16}

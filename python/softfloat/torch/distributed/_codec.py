@@ -26,6 +26,8 @@ from softfloat import _core
 from softfloat.torch import _tensors
 from softfloat.torch.scaling import _amax_to_scale
 
+__all__ = ["Codec", "SCALINGS", "NVFP4_BLOCK", "PACKED_BITS"]
+
 SCALINGS = ("tensor", "block", "none")
 NVFP4_BLOCK = 16
 PACKED_BITS = (4, 6)

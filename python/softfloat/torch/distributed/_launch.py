@@ -31,6 +31,8 @@ import traceback
 import torch.distributed as dist
 import torch.multiprocessing as mp
 
+__all__ = ["launch", "GRACE_SECONDS"]
+
 # After a rank fails, how long the others have to report (a failure often makes its peers
 # fail too, with "connection closed"; every report is shown, the first cause among them).
 GRACE_SECONDS = 2.0

@@ -5,6 +5,8 @@ The six numbers are mixed by SplitMix64's finaliser (Steele, Lea and Flood, "Fas
 splittable pseudorandom number generators", OOPSLA 2014) applied to each in turn; the
 library's counter-based random_bits(seed, i) then gives value i of the message its bits.
 """
+__all__ = ["bucket_seeds", "message_seed", "MASK"]
+
 MASK = (1 << 64) - 1
 
 
