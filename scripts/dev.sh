@@ -302,7 +302,7 @@ fuzz_target_names=(parse_format parse_number arithmetic arrays command_line)
 # rounds of SECONDS rather than five). CI's run starts each target from a fixed seed
 # (SEED plus the target's place in the list), so that a submission is judged on its own
 # change and not on what a random walk happens to reach that day; SEED=random lets
-# libFuzzer draw a fresh seed per target, for a longer campaign (docs/development.md).
+# libFuzzer draw a fresh seed per target, for a longer campaign (README.md, Quick start).
 # A finding (a failed check, a crash, a sanitizer report, a unit slower than 20 s) fails
 # the phase and leaves the input in build-fuzz/findings/; reproduce it with the target
 # and the file.
@@ -367,7 +367,7 @@ pip_package_phase() {
   "$python" -m venv "$work/venv" &&
     pip_install "$work/venv" "$constraints" -C build-dir="$cmake_dir" ".[torch,test]" || return 1
   echo "--- the Python tests against the installed package, from $work/outside ---"
-  (cd "$work/outside" && SOFTFLOAT_TEST_INSTALLED=1 ../venv/bin/python -m pytest -q -p no:cacheprovider \
+  (cd "$work/outside" && SOFTFLOAT_TEST_INSTALLED=1 ../venv/bin/python -m pytest -q -rs -p no:cacheprovider \
     "$repo_root/python/tests") || return 1
   echo "--- pip wheel . and auditwheel repair ---"
   "$work/venv/bin/python" -m pip wheel --quiet --no-deps -c "$constraints" -C build-dir="$cmake_dir" \
@@ -377,7 +377,8 @@ pip_package_phase() {
   "$python" -m venv "$work/wheel-venv" &&
     pip_install "$work/wheel-venv" python/requirements/constraints-numpy1.txt \
       "$work"/wheelhouse/softfloat-*.whl numpy pytest || return 1
-  (cd "$work/outside" && SOFTFLOAT_TEST_INSTALLED=1 ../wheel-venv/bin/python -m pytest -q -p no:cacheprovider \
+  "$work/wheel-venv/bin/python" -c 'import numpy; print("NumPy", numpy.__version__, "beside the repaired wheel")'
+  (cd "$work/outside" && SOFTFLOAT_TEST_INSTALLED=1 ../wheel-venv/bin/python -m pytest -q -rs -p no:cacheprovider \
     "$repo_root/python/tests/test_numpy_versions.py") || return 1
   "$work/wheel-venv/bin/python" python/packaging/check_wheel.py \
     --repaired "$work/wheel-venv/bin/python" --unrepaired "$work/venv/bin/python"

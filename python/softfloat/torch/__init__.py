@@ -8,10 +8,14 @@ recipes, quantized layers and low-precision optimizers for CPU tensors.
 
 Everything calls the compiled module softfloat._core on the tensors' memory (nothing is
 compiled at import). softfloat.torch.distributed puts gradients on the wire in any
-format (a DDP communication hook and an all-reduce). Works with torch 1.13 (Debian's
-python3-torch) and newer.
+format (a DDP communication hook and an all-reduce). Needs torch 2.13 or newer, the
+release the tests run (pyproject.toml's extra `torch`); older ones are refused at import.
 """
 import torch as _torch  # noqa: F401 (a clear ImportError here when torch is missing)
+
+from softfloat.torch._version import require_supported_torch as _require_supported_torch
+
+_require_supported_torch(_torch.__version__)
 
 from softfloat.torch._tensors import decode, encode
 from softfloat.torch.blocks import mx_quantize, nvfp4_quantize
