@@ -36,6 +36,7 @@
 #include "block_formats/mx_integers.hpp"
 #include "hwy/aligned_allocator.h"
 #include "matmul/column_parts.hpp"
+#include "runtime/cpu_features.hpp"
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 #define SOFTFLOAT_HAVE_MX_VNNI 1
@@ -49,9 +50,7 @@ namespace softfloat::matmul_detail {
 
 bool mx_vnni_supported() {
 #if SOFTFLOAT_HAVE_MX_VNNI
-  static const bool supported = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
-                                __builtin_cpu_supports("avx512vnni");
-  return supported;
+  return detail::cpu_features().avx512_vnni;
 #else
   return false;
 #endif

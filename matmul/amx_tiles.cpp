@@ -4,11 +4,7 @@
 #include <atomic>
 #include <cstdint>
 
-#if SOFTFLOAT_HAVE_AMX
-#include <cpuid.h>
-#include <sys/syscall.h>
-#include <unistd.h>
-#endif
+#include "runtime/cpu_features.hpp"
 
 namespace softfloat::matmul_detail {
 
@@ -17,36 +13,6 @@ namespace {
 std::atomic<int> refusals{0};
 
 #if SOFTFLOAT_HAVE_AMX
-// Linux's arch_prctl codes (asm/prctl.h) and the tile data's XSAVE feature number.
-constexpr long kArchGetXcompPerm = 0x1022;
-constexpr long kArchReqXcompPerm = 0x1023;
-constexpr long kXfeatureTileData = 18;
-
-// cpuid leaf 7's EDX, where the AMX bits are (22 AMX-BF16, 24 AMX-TILE, 25
-// AMX-INT8); 0 where the leaf is missing.
-unsigned leaf7_edx() {
-  unsigned eax = 0, ebx = 0, ecx = 0, edx = 0;
-  return __get_cpuid_count(7, 0, &eax, &ebx, &ecx, &edx) != 0 ? edx : 0;
-}
-
-bool cpu_has_tiles() {
-  const unsigned features = leaf7_edx();
-  const bool amx_bf16 = (features >> 22) & 1, amx_tile = (features >> 24) & 1;
-  if (!amx_bf16 || !amx_tile) return false;
-  // OSXSAVE, then the system's XCR0: tile configuration (bit 17) and data (bit 18).
-  unsigned eax = 0, ebx = 0, ecx = 0, edx = 0;
-  if (__get_cpuid(1, &eax, &ebx, &ecx, &edx) == 0 || !((ecx >> 27) & 1)) return false;
-  std::uint32_t xcr0_low = 0, xcr0_high = 0;
-  __asm__ volatile("xgetbv" : "=a"(xcr0_low), "=d"(xcr0_high) : "c"(0));
-  return (xcr0_low & (3u << 17)) == (3u << 17);
-}
-
-bool permission_granted() {
-  if (syscall(SYS_arch_prctl, kArchReqXcompPerm, kXfeatureTileData) != 0) return false;
-  unsigned long features = 0;
-  return syscall(SYS_arch_prctl, kArchGetXcompPerm, &features) == 0 && ((features >> kXfeatureTileData) & 1);
-}
-
 // The 64-byte operand of LDTILECFG: palette 1, then each tile's bytes per row and rows.
 struct alignas(64) TileConfiguration {
   std::uint8_t palette = 1;
@@ -83,10 +49,11 @@ SOFTFLOAT_AMX_TARGET void release_tiles() { _tile_release(); }
 
 }  // namespace
 
+// The CPU's tiles, XCR0's tile state and the kernel's permission: cpu_features() asks
+// for all three once per process.
 bool amx_usable() {
 #if SOFTFLOAT_HAVE_AMX
-  static const bool usable = cpu_has_tiles() && permission_granted();
-  return usable && refusals.load() == 0;
+  return detail::cpu_features().amx_bf16 && refusals.load() == 0;
 #else
   return false;
 #endif
@@ -94,8 +61,7 @@ bool amx_usable() {
 
 bool amx_int8_usable() {
 #if SOFTFLOAT_HAVE_AMX
-  static const bool int8 = (leaf7_edx() >> 25) & 1;
-  return int8 && amx_usable();
+  return detail::cpu_features().amx_int8 && amx_usable();
 #else
   return false;
 #endif

@@ -11,6 +11,7 @@
 #include "matmul/bf16_dot.hpp"
 #include "matmul/bf16_dot_target.hpp"
 #include "matmul/blocking.hpp"
+#include "matmul/kernel_rule.hpp"
 #include "matmul/loop_nest.hpp"
 #include "matmul/packing.hpp"
 
@@ -18,9 +19,7 @@ namespace softfloat::matmul_detail {
 
 bool bf16_dot_supported() {
 #if SOFTFLOAT_HAVE_BF16_DOT
-  static const bool supported = __builtin_cpu_supports("avx512bf16") && __builtin_cpu_supports("avx512vbmi") &&
-                                __builtin_cpu_supports("avx512bw");
-  return supported;
+  return pairs_kernels_can_run(detail::cpu_features());
 #else
   return false;
 #endif

@@ -1,11 +1,11 @@
 // The choice of kernel (kernel_choice.hpp): the accumulator, then the shape, then
-// whether the summation asks for tiles or pairs of products (fastest asks the CPU's
-// table), then whether the CPU, the system and the operands allow them.
+// whether the summation asks for tiles or pairs of products (fastest asks the rule of
+// kernel_rule.cpp), then whether the CPU, the system and the operands allow them.
 #include "matmul/kernel_choice.hpp"
 
 #include "matmul/amx_tiles.hpp"
 #include "matmul/bf16_dot.hpp"
-#include "matmul/kernel_table.hpp"
+#include "matmul/kernel_rule.hpp"
 
 namespace softfloat::matmul_detail {
 
@@ -18,7 +18,7 @@ bool pairs_wanted(MatmulSummation summation, bool matvec) {
     case MatmulSummation::pairs: return true;
     case MatmulSummation::fastest: break;
   }
-  const FastestKernels fastest = fastest_kernels(this_cpu());
+  const FastestKernels fastest = fastest_kernels(detail::cpu_features());
   return matvec ? fastest.pairs_matvec : fastest.pairs_gemm;
 }
 
@@ -31,7 +31,7 @@ bool tiles_wanted(MatmulSummation summation, bool matvec) {
     case MatmulSummation::tiles: return true;
     case MatmulSummation::fastest: break;
   }
-  return fastest_kernels(this_cpu()).tiles_gemm;
+  return fastest_kernels(detail::cpu_features()).tiles_gemm;
 }
 
 }  // namespace

@@ -358,6 +358,7 @@ fuzz_all() {
 #     supported: a short convert-and-compare run, and python/packaging/check_wheel.py,
 #     which hides Debian's Highway and imports both installs (only the repaired one may
 #     load).
+#  4. `pip install -e .` into a third: the package's Python files from the source tree.
 pip_package_phase() {
   local python work=build-pip
   python=$(type -P python3) || return 1
@@ -381,8 +382,24 @@ pip_package_phase() {
   (cd "$work/outside" && SOFTFLOAT_TEST_INSTALLED=1 ../wheel-venv/bin/python -m pytest -q -rs -p no:cacheprovider \
     "$repo_root/python/tests/test_numpy_versions.py") || return 1
   "$work/wheel-venv/bin/python" python/packaging/check_wheel.py \
-    --repaired "$work/wheel-venv/bin/python" --unrepaired "$work/venv/bin/python"
+    --repaired "$work/wheel-venv/bin/python" --unrepaired "$work/venv/bin/python" || return 1
+  echo "--- pip install -e . into $work/editable-venv ---"
+  "$python" -m venv "$work/editable-venv" &&
+    pip_install "$work/editable-venv" "$constraints" -C build-dir="$cmake_dir" -e . || return 1
+  (cd "$work/outside" && ../editable-venv/bin/python -c "$editable_check" "$repo_root") || return 1
 }
+
+# The editable install serves the Python files from the source tree and the compiled
+# module from site-packages; it must round like any other install.
+editable_check='
+import os, sys, numpy, softfloat
+source = os.path.join(sys.argv[1], "python", "softfloat", "__init__.py")
+assert os.path.realpath(softfloat.__file__) == os.path.realpath(source), softfloat.__file__
+value = softfloat.round_trip(numpy.array([-431.99999999999994]), "e4m3")[0]
+assert value == -416.0, value
+print("editable install: softfloat from", softfloat.__file__, "and _core from", softfloat._core.__file__)
+'
+
 
 setup_phases() {
   run_phase "Install Debian packages" install_packages || { print_summary; exit 1; }

@@ -9,11 +9,11 @@
 #include "simd/hardware_shortcuts.hpp"
 
 #if SOFTFLOAT_X86_SHORTCUTS
-#include <cpuid.h>
 #include <immintrin.h>
 
 #include <cstring>
 
+#include "runtime/cpu_features.hpp"
 #include "simd/prefetch.hpp"
 
 // GCC 12's AVX-512 intrinsic headers start some results from _mm512_undefined_*(),
@@ -25,25 +25,13 @@
 
 namespace softfloat::simd::detail {
 
-namespace {
-
-// Clang 14's __builtin_cpu_supports knows neither "f16c" nor "avx512bf16", so those two
-// bits come from cpuid: leaf 1 ECX bit 29 (F16C), leaf 7 subleaf 1 EAX bit 5
-// (AVX512_BF16). That the OS saves the registers is what the avx2 / avx512f checks
-// beside them establish.
-bool cpuid_bit(unsigned leaf, unsigned subleaf, bool in_ecx, int bit) {
-  unsigned eax = 0, ebx = 0, ecx = 0, edx = 0;
-  if (__get_cpuid_count(leaf, subleaf, &eax, &ebx, &ecx, &edx) == 0) return false;
-  return (((in_ecx ? ecx : eax) >> bit) & 1) != 0;
+// Read once per process (cpu_features()), never per call: under a hypervisor each cpuid
+// is a VM exit of about 13 us, which a conversion of 16 values would pay many times over.
+bool f16c_usable() {
+  const softfloat::detail::CpuFeatures& cpu = softfloat::detail::cpu_features();
+  return cpu.avx2 && cpu.f16c;
 }
-
-}  // namespace
-
-bool f16c_usable() { return __builtin_cpu_supports("avx2") && cpuid_bit(1, 0, true, 29); }
-bool avx512bf16_usable() {
-  return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
-         __builtin_cpu_supports("avx512vl") && cpuid_bit(7, 1, false, 5);
-}
+bool avx512bf16_usable() { return softfloat::detail::cpu_features().avx512_bf16; }
 
 namespace {
 

@@ -3,34 +3,38 @@
 // order is chosen, per call or process-wide, and which kernel runs it.)
 //
 // Kernels, and what MatmulSummation::fastest picks on each CPU. The pairs kernels (the
-// vdpbf16ps GEMM and matrix-vector loop) and the FMA kernels give different bits, so
-// the choice must not depend on a timing taken at run time: it comes from a fixed table
-// keyed only by what cpuid reports (vendor, family, model; the instructions themselves
-// are checked separately), backed by bench_matmul runs (matmul/kernel_table.cpp holds
-// the table and the numbers behind each row):
+// vdpbf16ps GEMM and matrix-vector loop) and the FMA kernels give different bits, so the
+// choice must not depend on a timing taken at run time: it is a rule over what the CPU
+// can do, read once per process (runtime/cpu_features.hpp; SOFTFLOAT_MAX_ISA caps it),
+// quoted here from matmul/kernel_rule.cpp, where each clause cites the bench_matmul
+// numbers behind it (the test matmul_kernel_rule_quoted keeps the quote true):
 //
-//   CPU (cpuid)                                  GEMM (m > 1)      matrix-vector (m = 1)
-//   GenuineIntel family 6 model 143 / 207        AMX tiles         vdpbf16ps pairs
-//     (Sapphire / Emerald Rapids: the tile GEMM runs 4 to 5 times the FMA GEMM; without
-//     the tiles, FMA, since vdpbf16ps runs no more products per cycle than FMA and
-//     its pair packing costs: E4M3 1024^3 100 GFLOP/s by pairs, 156 by FMA)
-//   AuthenticAMD family 0x19 (Zen 4)             vdpbf16ps pairs   vdpbf16ps pairs
-//     (twice FMA's products per cycle: E4M3 1024^3 3.3x sgemm by pairs, 1.7x by FMA)
-//   AuthenticAMD family 0x1A (Zen 5)             vdpbf16ps pairs   vdpbf16ps pairs
-//     (an E4M3 Linear forward at 1024^3 through matmul: 287 GFLOP/s by pairs, 170 by FMA)
-//   any other CPU                                FMA               FMA
+//   bool pairs_kernels_can_run(const detail::CpuFeatures& cpu) { return cpu.avx512_bf16 && cpu.avx512_vbmi; }
+//   const bool pairs = pairs_kernels_can_run(cpu);
+//   .pairs_gemm = pairs && cpu.vendor == "AuthenticAMD",
+//   .pairs_matvec = pairs,
+//   .tiles_gemm = cpu.amx_bf16,
 //
-// A row's pairs kernels apply only where the CPU has AVX512-BF16 and AVX512-VBMI, its
-// tiles only where amx can run (the CPU has AMX-TILE and AMX-BF16 and the system grants
-// the process the tile state); otherwise the call takes the next kernel of its row, then
-// FMA. To add a CPU: build bench_matmul (bench/matmul/), run
+// That is:
+//   CPU can do                              GEMM (m > 1)      matrix-vector (m = 1)
+//   AMX tiles (Sapphire / Emerald Rapids)   AMX tiles         vdpbf16ps pairs (with BF16)
+//   AVX512-BF16 + VBMI, AMD (Zen 4, Zen 5)  vdpbf16ps pairs   vdpbf16ps pairs
+//   AVX512-BF16 + VBMI, other vendors       FMA               vdpbf16ps pairs
+//   anything else (AVX-512, AVX2, NEON)     FMA               FMA
+// (Intel's vdpbf16ps runs no more products per cycle than FMA, and the pairs' packing
+// costs: E4M3 1024^3 100 GFLOP/s by pairs, 156 by FMA on Sapphire Rapids; AMD's runs
+// twice FMA's: 3.3x sgemm by pairs, 1.7x by FMA on Zen 4.) No model number enters, so a
+// hypervisor that reports an unusual one changes nothing.
+//
+// The tiles apply only where the system grants the process the tile state, and every
+// kernel only where the rule of matmul.hpp holds for the operands; otherwise the call
+// takes the next kernel of its row, then FMA. To revise the rule: build bench_matmul
+// (bench/matmul/), run
 //   bench_matmul --benchmark_filter='n:1024/threads:1/|8192/threads:1/'
-// and compare, for the GEMM (n = 1024) and the matrix-vector product, the rows
-// "summation:1" (in order: FMA), "summation:2" (pairs) and "summation:3" (tiles); then add a row to
-// kKernelRules in matmul/kernel_table.cpp with the vendor, family and model that
-// `lscpu` reports (or kAnyModel), the faster kernel of each shape and the numbers
-// measured, a case to verify/matmul/kernel_choice_test.cpp, and a line to the table
-// above and to README.md.
+// on the CPU in question, compare the rows "summation:1" (in order: FMA), "summation:2"
+// (pairs) and "summation:3" (tiles) for the GEMM (n = 1024) and the matrix-vector
+// product, and change fastest_kernels() with the numbers beside the clause, a case in
+// verify/matmul/kernel_choice_test.cpp and the quote above.
 #pragma once
 
 #include <cstddef>
@@ -47,12 +51,12 @@ namespace softfloat {
 // fastest), read when the call starts. Calls on different threads with different
 // orders each get their own: the order is a parameter of the call, never shared state.
 enum class MatmulSummation {
-  fastest,   // the kernel the table above names for this CPU and shape
+  fastest,   // the kernel the rule above names for this CPU and shape
   in_order,  // always the in-order fused multiply-add chain: reproducible bits
   pairs,     // pairs of products by vdpbf16ps wherever the CPU has it and the rule of
-             // matmul.hpp allows, whatever the table says (else the in-order chain)
+             // matmul.hpp allows, whatever fastest would take (else the in-order chain)
   tiles,     // the GEMM by AMX tiles (TDPBF16PS) wherever the CPU and system allow them
-             // and the rule of matmul.hpp holds, whatever the table says (else the
+             // and the rule of matmul.hpp holds, whatever fastest would take (else the
              // in-order chain); matrix-vector products keep the in-order chain
 };
 void set_matmul_summation(MatmulSummation summation);  // throws std::invalid_argument

@@ -1,13 +1,12 @@
 // Which kernel a matmul call takes (softfloat/matmul_path.hpp):
-//   - the table behind MatmulSummation::fastest, row by row, on made-up CPU identities;
-//   - this CPU's decision: the AMX tile GEMM on a Sapphire / Emerald Rapids Xeon that
-//     can run it, else the FMA GEMM on an Intel with AVX512-BF16 (vdpbf16ps is no
-//     faster than FMA there), the pairs GEMM on AMD Zen 4 / Zen 5, printed elsewhere;
+//   - the rule behind MatmulSummation::fastest, every branch, on synthetic capability
+//     sets (and under each SOFTFLOAT_MAX_ISA ceiling);
+//   - this CPU's decision, printed, equal to the rule's answer for its capabilities;
 //   - matmul_path() for each kind of call (accumulator, shape, summation, formats that
 //     the pairs rule refuses), its names, and its errors;
 //   - matmul_path() names the kernel that actually runs: matmul's result equals that
 //     kernel's, called directly, in every summation.
-// No timing anywhere: the table is a lookup.
+// No timing anywhere: the rule reads capabilities only.
 #include <gtest/gtest.h>
 
 #include <cstdio>
@@ -19,7 +18,7 @@
 #include "matmul/amx_tiles.hpp"
 #include "matmul/bf16_dot.hpp"
 #include "matmul/code_matrix.hpp"
-#include "matmul/kernel_table.hpp"
+#include "matmul/kernel_rule.hpp"
 #include "matmul/paths.hpp"
 #include "softfloat/softfloat.hpp"
 #include "verify/matmul/matmul_test_support.hpp"
@@ -27,7 +26,6 @@
 namespace softfloat::matmul_test {
 namespace {
 
-using matmul_detail::CpuIdentity;
 using matmul_detail::fastest_kernels;
 
 constexpr MatmulSummation kSummations[] = {MatmulSummation::fastest, MatmulSummation::in_order,
@@ -42,69 +40,80 @@ std::string name_of(MatmulSummation summation) {
   }
 }
 
-TEST(KernelTable, RowsByCpuIdentity) {
-  const auto check = [](const CpuIdentity& cpu, bool gemm, bool matvec, bool tiles = false) {
-    const auto kernels = fastest_kernels(cpu);
-    EXPECT_EQ(kernels.pairs_gemm, gemm) << cpu.vendor << " family " << cpu.family << " model " << cpu.model;
-    EXPECT_EQ(kernels.pairs_matvec, matvec) << cpu.vendor << " family " << cpu.family << " model " << cpu.model;
-    EXPECT_EQ(kernels.tiles_gemm, tiles) << cpu.vendor << " family " << cpu.family << " model " << cpu.model;
-  };
-  // Sapphire Rapids (143) and Emerald Rapids (207): the tile GEMM where AMX runs, else
-  // the FMA GEMM; pairs matrix-vector.
-  check({"GenuineIntel", 6, 143, true, true}, false, true, true);
-  check({"GenuineIntel", 6, 207, true, true}, false, true, true);
-  check({"GenuineIntel", 6, 143, true, false}, false, true, false);
-  check({"GenuineIntel", 6, 207, false, true}, false, false, true);
-  // Another Intel with AVX512-BF16 (Cooper Lake, 85): not measured, FMA throughout.
-  check({"GenuineIntel", 6, 85, true}, false, false);
-  // Zen 4 (family 0x19, e.g. EPYC Genoa model 0x11) and Zen 5 (0x1A): pairs throughout.
-  check({"AuthenticAMD", 0x19, 0x11, true}, true, true);
-  check({"AuthenticAMD", 0x19, 0x61, true}, true, true);
-  check({"AuthenticAMD", 0x1A, 0x02, true}, true, true);
-  // Zen 2 (0x17), an unknown vendor: FMA.
-  check({"AuthenticAMD", 0x17, 0x31, true}, false, false);
-  check({"HygonGenuine", 0x18, 0, true}, false, false);
-  // Without the instructions no row applies (Zen 3 is family 0x19 too); AMX alone
-  // does not make a CPU the table does not name take the tiles.
-  check({"AuthenticAMD", 0x19, 0x01, false}, false, false);
-  check({"GenuineIntel", 6, 143, false}, false, false);
-  check({"GenuineIntel", 6, 85, true, true}, false, false, false);
+// A capability set as cpuid and the OS would describe it; identity only where the rule
+// reads it (the vendor).
+detail::CpuFeatures cpu(const char* vendor, bool bf16_and_vbmi, bool amx = false) {
+  detail::CpuFeatures f;
+  f.vendor = vendor;
+  f.avx2 = f.f16c = f.avx512 = true;
+  f.avx512_bf16 = f.avx512_vbmi = bf16_and_vbmi;
+  f.amx_bf16 = amx;
+  return f;
 }
 
-TEST(KernelTable, ThisCpusDecision) {
-  const CpuIdentity& cpu = matmul_detail::this_cpu();
+TEST(KernelRule, EveryBranchOverSyntheticCapabilities) {
+  const auto check = [](const detail::CpuFeatures& f, bool gemm, bool matvec, bool tiles, const char* what) {
+    const auto kernels = fastest_kernels(f);
+    EXPECT_EQ(kernels.pairs_gemm, gemm) << what;
+    EXPECT_EQ(kernels.pairs_matvec, matvec) << what;
+    EXPECT_EQ(kernels.tiles_gemm, tiles) << what;
+  };
+  // AMX (Sapphire / Emerald Rapids, whatever model number a hypervisor reports): tiles for
+  // the GEMM, pairs for the matrix-vector product.
+  check(cpu("GenuineIntel", true, true), false, true, true, "Intel, AVX512-BF16, AMX");
+  // Intel with AVX512-BF16 and no AMX (Cooper Lake, or AMX refused by the OS): the FMA
+  // GEMM, pairs matrix-vector.
+  check(cpu("GenuineIntel", true), false, true, false, "Intel, AVX512-BF16");
+  // AMD with AVX512-BF16 (Zen 4, Zen 5): pairs for both.
+  check(cpu("AuthenticAMD", true), true, true, false, "AMD, AVX512-BF16");
+  // Another vendor with the instructions: the vendor rule is AMD's measurement only.
+  check(cpu("HygonGenuine", true), false, true, false, "another vendor, AVX512-BF16");
+  // AVX-512 without BF16 (Skylake-SP, Ice Lake), AVX2 only (Zen 3), nothing (aarch64): FMA.
+  check(cpu("GenuineIntel", false), false, false, false, "AVX-512 without BF16");
+  check(cpu("AuthenticAMD", false), false, false, false, "AMD without BF16 (Zen 3)");
+  check(detail::CpuFeatures{}, false, false, false, "no x86 capability");
+  // The pairs kernels need VBMI's vpermb beside vdpbf16ps.
+  detail::CpuFeatures no_vbmi = cpu("AuthenticAMD", true);
+  no_vbmi.avx512_vbmi = false;
+  check(no_vbmi, false, false, false, "AVX512-BF16 without VBMI");
+  // AMX alone takes the tiles (the tile GEMM needs no vdpbf16ps).
+  check(cpu("GenuineIntel", false, true), false, false, true, "AMX without AVX512-BF16");
+  // No model number enters: Sapphire Rapids as 143, 207 or a hypervisor's 167.
+  for (const unsigned model : {143u, 207u, 167u}) {
+    detail::CpuFeatures f = cpu("GenuineIntel", true, true);
+    f.family = 6;
+    f.model = model;
+    check(f, false, true, true, "Intel, any model");
+  }
+  // Every ceiling of SOFTFLOAT_MAX_ISA applied to Sapphire Rapids.
+  const detail::CpuFeatures rapids = cpu("GenuineIntel", true, true);
+  check(detail::capped(rapids, detail::IsaCeiling::avx512_bf16), false, true, false, "capped at avx512_bf16");
+  check(detail::capped(rapids, detail::IsaCeiling::avx512), false, false, false, "capped at avx512");
+  check(detail::capped(rapids, detail::IsaCeiling::avx2), false, false, false, "capped at avx2");
+}
+
+TEST(KernelRule, ThisCpusDecision) {
+  const detail::CpuFeatures& f = detail::cpu_features();
   const MatmulKernel gemm = matmul_path<E4M3, E4M3>(1024, 1024, 1024, MatmulSummation::fastest);
   const MatmulKernel matvec = matmul_path<E4M3, E4M3>(1, 8192, 8192, MatmulSummation::fastest);
-  std::printf(
-      "this CPU: %s family %u (0x%X) model %u, vdpbf16ps kernels %s, AMX tiles %s; fastest takes %s and %s\n",
-      cpu.vendor.c_str(), cpu.family, cpu.family, cpu.model, cpu.bf16_dot ? "available" : "unavailable",
-      cpu.amx ? "available" : "unavailable", std::string(matmul_kernel_name(gemm)).c_str(),
-      std::string(matmul_kernel_name(matvec)).c_str());
-  EXPECT_EQ(cpu.bf16_dot, matmul_detail::bf16_dot_supported());
-  EXPECT_EQ(cpu.amx, matmul_detail::amx_usable());
-  const bool rapids = cpu.vendor == "GenuineIntel" && cpu.family == 6 && (cpu.model == 143 || cpu.model == 207);
-  if (rapids && cpu.amx) {
-    EXPECT_EQ(gemm, MatmulKernel::tiles_gemm);
-    EXPECT_EQ((matmul_path<BF16, BF16>(1024, 1024, 1024, MatmulSummation::fastest)), MatmulKernel::tiles_gemm);
-  } else if (!cpu.bf16_dot) {
-    EXPECT_EQ(gemm, MatmulKernel::fma_gemm);
-    EXPECT_EQ(matvec, MatmulKernel::fma_matvec);
-  } else if (cpu.vendor == "GenuineIntel") {
-    EXPECT_EQ(gemm, MatmulKernel::fma_gemm);
-    EXPECT_EQ((matmul_path<BF16, BF16>(1024, 1024, 1024, MatmulSummation::fastest)), MatmulKernel::fma_gemm);
-  } else if (cpu.vendor == "AuthenticAMD" && (cpu.family == 0x19 || cpu.family == 0x1A)) {
-    EXPECT_EQ(gemm, MatmulKernel::pairs_gemm);
-    EXPECT_EQ(matvec, MatmulKernel::pairs_matvec);
-  } else {
-    std::printf("this CPU has no row of its own in the table: the FMA kernels\n");
-    EXPECT_EQ(gemm, MatmulKernel::fma_gemm);
-  }
-  // fastest is the table's row, whatever the CPU.
-  const auto row = fastest_kernels(cpu);
+  std::printf("this CPU: %s family %u (0x%X) model %u%s%s, vdpbf16ps kernels %s, AMX tiles %s; fastest takes %s and %s\n",
+              f.vendor.c_str(), f.family, f.family, f.model,
+              detail::isa_ceiling_name().empty() ? "" : ", SOFTFLOAT_MAX_ISA=",
+              std::string(detail::isa_ceiling_name()).c_str(),
+              matmul_detail::pairs_kernels_can_run(f) ? "available" : "unavailable",
+              f.amx_bf16 ? "available" : "unavailable", std::string(matmul_kernel_name(gemm)).c_str(),
+              std::string(matmul_kernel_name(matvec)).c_str());
+  EXPECT_EQ(matmul_detail::pairs_kernels_can_run(f), matmul_detail::bf16_dot_supported());
+  EXPECT_EQ(f.amx_bf16, matmul_detail::amx_usable());
+  // fastest is the rule's answer for this CPU's capabilities.
+  const auto row = fastest_kernels(f);
   EXPECT_EQ(gemm, row.tiles_gemm   ? MatmulKernel::tiles_gemm
                   : row.pairs_gemm ? MatmulKernel::pairs_gemm
                                    : MatmulKernel::fma_gemm);
   EXPECT_EQ(matvec, row.pairs_matvec ? MatmulKernel::pairs_matvec : MatmulKernel::fma_matvec);
+  if (f.amx_bf16) {
+    EXPECT_EQ((matmul_path<BF16, BF16>(1024, 1024, 1024, MatmulSummation::fastest)), MatmulKernel::tiles_gemm);
+  }
 }
 
 TEST(MatmulPath, EachKindOfCall) {

@@ -1,0 +1,24 @@
+// Which kernels MatmulSummation::fastest takes on a CPU: a rule over what the CPU can do
+// (runtime/cpu_features.hpp, read once per process, under SOFTFLOAT_MAX_ISA), documented in
+// softfloat/matmul_path.hpp. A rule, never a timing: the pairs and FMA kernels give
+// different bits, and a CPU must always give the same ones.
+#pragma once
+
+#include "runtime/cpu_features.hpp"
+
+namespace softfloat::matmul_detail {
+
+// The kernels fastest takes for each shape.
+struct FastestKernels {
+  bool pairs_gemm = false;    // the vdpbf16ps GEMM, else the FMA GEMM
+  bool pairs_matvec = false;  // the vdpbf16ps matrix-vector loop, else the FMA one
+  bool tiles_gemm = false;    // the AMX tile GEMM, before either GEMM above
+};
+
+// The pairs kernels can run: vdpbf16ps, and vpermb for their byte tables.
+bool pairs_kernels_can_run(const detail::CpuFeatures& cpu);
+
+// The rule, for any capability set (the tests give it synthetic ones).
+FastestKernels fastest_kernels(const detail::CpuFeatures& cpu);
+
+}  // namespace softfloat::matmul_detail
