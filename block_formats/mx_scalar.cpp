@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "runtime/memory_checks.hpp"
+#include "softfloat/escape.hpp"
 #include "softfloat/exact_value.hpp"
 #include "softfloat/mx.hpp"
 #include "softfloat/named_formats.hpp"
@@ -174,7 +175,7 @@ Element parse_element(std::string_view name) {
   std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char c) { return char(std::tolower(c)); });
   for (Element element : kAllElements)
     if (lower == element_name(element)) return element;
-  throw std::invalid_argument("softfloat::mx::parse_element: unknown element kind '" + std::string(name) +
+  throw std::invalid_argument("softfloat::mx::parse_element: unknown element kind '" + escape_unprintable(name) +
                               "'; expected mxfp8_e4m3, mxfp8_e5m2, mxfp6_e3m2, mxfp6_e2m3, mxfp4_e2m1 or mxint8");
 }
 
@@ -354,7 +355,8 @@ std::string_view scale_rule_name(ScaleRule rule) {
 ScaleRule parse_scale_rule(std::string_view name) {
   for (ScaleRule rule : {ScaleRule::floor, ScaleRule::rceil, ScaleRule::ceil, ScaleRule::even})
     if (name == scale_rule_name(rule)) return rule;
-  throw std::invalid_argument("unknown scale rule '" + std::string(name) + "' (accepted: floor, rceil, ceil, even)");
+  throw std::invalid_argument("unknown scale rule '" + escape_unprintable(name) +
+                              "' (accepted: floor, rceil, ceil, even)");
 }
 
 }  // namespace softfloat::mx

@@ -6,6 +6,8 @@
 #include <stdexcept>
 #include <string_view>
 
+#include "softfloat/escape.hpp"
+
 namespace softfloat::cli {
 namespace {
 
@@ -67,13 +69,16 @@ int run_command_line(CLI::App& app, const std::vector<std::string>& args, std::o
     app.parse(reversed);
   } catch (const CLI::ParseError& error) {
     if (error.get_exit_code() == 0) return app.exit(error, out, err);  // --help
-    err << "softfloat: " << error.what() << " (see '" << command_path(app) << " --help')\n";
+    // CLI11 quotes arguments as they are ("The following argument was not expected:
+    // x<newline>y"), so the whole message is escaped here; the parts quoted by softfloat
+    // are escaped already, and escaping again leaves them as they are.
+    err << "softfloat: " << escape_unprintable(error.what()) << " (see '" << command_path(app) << " --help')\n";
     return 2;
   } catch (const std::invalid_argument& error) {
-    err << "softfloat: " << error.what() << '\n';
+    err << "softfloat: " << escape_unprintable(error.what()) << '\n';
     return 2;
   } catch (const std::exception& error) {
-    err << "softfloat: " << error.what() << '\n';
+    err << "softfloat: " << escape_unprintable(error.what()) << '\n';
     return 1;
   }
   if (app.get_subcommands().empty()) out << app.help();

@@ -21,7 +21,8 @@ std::unique_ptr<CLI::App> make_application(Execution execution);
 // Parses `args` (the arguments after the program name) into `app`, which runs the
 // actions, and returns the exit status: 0 on success (the help on `out` when asked for
 // or when no subcommand was given), 2 for a bad command line, 1 when the work itself
-// failed. An error is one line on `err` saying what was wrong and what is accepted.
+// failed. An error is one line on `err` saying what was wrong and what is accepted; the
+// arguments it quotes have their control characters escaped (softfloat/escape.hpp).
 int run_command_line(CLI::App& app, const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
 
 }  // namespace softfloat::cli

@@ -17,6 +17,7 @@
 #include "cli/options.hpp"
 #include "cli/table.hpp"
 #include "softfloat/cost.hpp"
+#include "softfloat/escape.hpp"
 #include "softfloat/matmul_model.hpp"
 
 namespace softfloat::cli {
@@ -77,7 +78,8 @@ CLI::Validator number_validator(bool zero_allowed) {
         char* end = nullptr;
         const double value = std::strtod(text.c_str(), &end);
         const bool read = !text.empty() && end == text.c_str() + text.size() && std::isfinite(value);
-        if (!read || value < 0 || (value == 0 && !zero_allowed)) return "expected " + expected + "; got '" + text + "'";
+        if (!read || value < 0 || (value == 0 && !zero_allowed))
+          return "expected " + expected + "; got '" + escape_unprintable(text) + "'";
         return {};
       },
       zero_allowed ? "NUMBER>=0" : "NUMBER>0", "number");
@@ -90,7 +92,8 @@ CLI::Validator count_validator(std::uint64_t most) {
         std::uint64_t value = 0;
         const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
         if (text.empty() || error != std::errc() || end != text.data() + text.size() || value < 1 || value > most)
-          return "expected a whole number from 1 to " + std::to_string(most) + "; got '" + text + "'";
+          return "expected a whole number from 1 to " + std::to_string(most) + "; got '" +
+                 escape_unprintable(text) + "'";
         return {};
       },
       "COUNT", "count");
@@ -381,7 +384,8 @@ void add_cost_command(CLI::App& app, Execution execution) {
     const auto extras = cost->remaining();
     const std::string names = "fit, weights, transfer, roofline, allreduce";
     throw std::invalid_argument(extras.empty() ? "cost: name a calculation: " + names
-                                               : "cost: unknown calculation '" + extras.front() + "'; expected " + names);
+                                               : "cost: unknown calculation '" + escape_unprintable(extras.front()) +
+                                                     "'; expected " + names);
   });
 }
 

@@ -7,6 +7,7 @@
 #include "cli/code_report.hpp"
 #include "cli/commands.hpp"
 #include "cli/options.hpp"
+#include "softfloat/escape.hpp"
 #include "softfloat/format_spec.hpp"
 
 namespace softfloat::cli {
@@ -20,7 +21,7 @@ struct DecodeRequest {
 // "0xc0d0" or "0b1100000011010000" (case-insensitive, '_' or ''' between digits allowed).
 std::uint64_t read_code(const std::string& text, const Format& f) {
   auto reject = [&](const std::string& why) -> std::uint64_t {
-    throw std::invalid_argument("invalid code '" + text + "': " + why);
+    throw std::invalid_argument("invalid code '" + escape_unprintable(text) + "': " + why);
   };
   const bool hex = text.size() > 2 && text[0] == '0' && (text[1] == 'x' || text[1] == 'X');
   const bool bin = text.size() > 2 && text[0] == '0' && (text[1] == 'b' || text[1] == 'B');
@@ -35,7 +36,8 @@ std::uint64_t read_code(const std::string& text, const Format& f) {
     if (c >= '0' && c <= '9') digit = c - '0';
     else if (hex && c >= 'a' && c <= 'f') digit = c - 'a' + 10;
     if (digit < 0 || digit >= (hex ? 16 : 2))
-      return reject(std::string("'") + text[i] + "' is not a " + (hex ? "hexadecimal" : "binary") + " digit");
+      return reject("'" + escape_unprintable(text.substr(i, 1)) + "' is not a " + (hex ? "hexadecimal" : "binary") +
+                    " digit");
     if (significant_bits > 0 || digit != 0) significant_bits += bits_per_digit;
     if (significant_bits > 64) return reject("more than 64 bits");
     code = code << bits_per_digit | std::uint64_t(digit);

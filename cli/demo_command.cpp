@@ -12,6 +12,7 @@
 #include "cli/commands.hpp"
 #include "cli/demo.hpp"
 #include "cli/plot.hpp"
+#include "softfloat/escape.hpp"
 
 namespace softfloat::cli {
 namespace {
@@ -109,7 +110,8 @@ void add_demo_commands(CLI::App& app, Execution execution) {
     if (!demo->get_subcommands().empty()) return;
     const auto extras = demo->remaining();
     throw std::invalid_argument(extras.empty() ? "demo: name an experiment: " + names
-                                               : "demo: unknown experiment '" + extras.front() + "'; expected " + names);
+                                               : "demo: unknown experiment '" + escape_unprintable(extras.front()) +
+                                                     "'; expected " + names);
   });
 }
 

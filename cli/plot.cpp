@@ -11,6 +11,8 @@
 #include <stdexcept>
 #include <vector>
 
+#include "softfloat/escape.hpp"
+
 extern char** environ;
 
 namespace softfloat::cli {
@@ -33,7 +35,7 @@ fs::path find_script(const std::string& script) {
   for (const auto& dir : candidates)
     if (fs::exists(dir / script, error)) return dir / script;
   std::string searched;
-  for (const auto& dir : candidates) (searched += searched.empty() ? "" : ", ") += dir.string();
+  for (const auto& dir : candidates) (searched += searched.empty() ? "" : ", ") += escape_unprintable(dir.string());
   throw std::runtime_error("cannot find the plot script " + script + " (searched " + searched +
                            "; set SOFTFLOAT_SCRIPTS_DIR to the folder that holds it)");
 }
@@ -46,7 +48,8 @@ std::string find_python() {
   if (python.empty()) python = SOFTFLOAT_PYTHON;
   const std::string needs = " (the plots need a Python with matplotlib: set SOFTFLOAT_PYTHON to one)";
   if (python.find('/') != std::string::npos) {
-    if (::access(python.c_str(), X_OK) != 0) throw std::runtime_error("cannot draw the plot: " + python + " is missing" + needs);
+    if (::access(python.c_str(), X_OK) != 0)
+      throw std::runtime_error("cannot draw the plot: " + escape_unprintable(python) + " is missing" + needs);
     return python;
   }
   const std::string path = environment("PATH");
@@ -56,7 +59,7 @@ std::string find_python() {
     if (::access(candidate.c_str(), X_OK) == 0) return candidate.string();
     start = end + 1;
   }
-  throw std::runtime_error("cannot draw the plot: no " + python + " on PATH" + needs);
+  throw std::runtime_error("cannot draw the plot: no " + escape_unprintable(python) + " on PATH" + needs);
 }
 
 }  // namespace
@@ -64,7 +67,7 @@ std::string find_python() {
 void check_plot_path(const std::string& output) {
   const std::string extension = fs::path(output).extension().string();
   if (extension != ".svg" && extension != ".png")
-    throw std::invalid_argument("--plot: '" + output + "' must end in .svg or .png");
+    throw std::invalid_argument("--plot: '" + escape_unprintable(output) + "' must end in .svg or .png");
 }
 
 void draw_plot(const std::string& script, const std::string& csv, const std::string& output) {
@@ -76,10 +79,10 @@ void draw_plot(const std::string& script, const std::string& csv, const std::str
   argv.push_back(nullptr);
   pid_t child = 0;
   if (posix_spawn(&child, python.c_str(), nullptr, nullptr, argv.data(), environ) != 0)
-    throw std::runtime_error("cannot draw the plot: cannot start " + python);
+    throw std::runtime_error("cannot draw the plot: cannot start " + escape_unprintable(python));
   int status = 0;
   if (waitpid(child, &status, 0) < 0 || !WIFEXITED(status) || WEXITSTATUS(status) != 0)
-    throw std::runtime_error("the plot script " + script_path.string() + " failed" +
+    throw std::runtime_error("the plot script " + escape_unprintable(script_path.string()) + " failed" +
                              (WIFEXITED(status) ? " (exit " + std::to_string(WEXITSTATUS(status)) + ")" : ""));
 }
 

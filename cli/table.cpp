@@ -6,6 +6,8 @@
 #include <fstream>
 #include <stdexcept>
 
+#include "softfloat/escape.hpp"
+
 namespace softfloat::cli {
 namespace {
 
@@ -57,7 +59,7 @@ void print_table(std::ostream& out, const Table& table) {
 
 void write_csv(const std::string& path, const Table& table) {
   std::ofstream file(path);
-  if (!file) throw std::runtime_error("cannot write the CSV file '" + path + "'");
+  if (!file) throw std::runtime_error("cannot write the CSV file '" + escape_unprintable(path) + "'");
   auto write_row = [&](const std::vector<std::string>& cells) {
     for (std::size_t i = 0; i < cells.size(); ++i) file << (i ? "," : "") << csv_field(cells[i]);
     file << '\n';
@@ -65,7 +67,7 @@ void write_csv(const std::string& path, const Table& table) {
   write_row(table.columns);
   for (const auto& row : table.rows) write_row(row);
   file.close();
-  if (!file) throw std::runtime_error("cannot write the CSV file '" + path + "'");
+  if (!file) throw std::runtime_error("cannot write the CSV file '" + escape_unprintable(path) + "'");
 }
 
 }  // namespace softfloat::cli

@@ -3,6 +3,8 @@
 
 #include <string>
 
+#include "softfloat/escape.hpp"
+
 namespace softfloat::python {
 
 namespace {
@@ -12,7 +14,7 @@ py::array as_array(const py::handle& object, const char* function) {
   py::array array = py::array::ensure(object);
   if (!array)
     throw py::type_error(std::string("softfloat.") + function + ": expected a NumPy array, not " +
-                         std::string(py::str(py::type::of(object).attr("__name__"))));
+                         escape_unprintable(std::string(py::str(py::type::of(object).attr("__name__")))));
   return array;
 }
 

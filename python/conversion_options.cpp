@@ -5,6 +5,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "softfloat/escape.hpp"
 #include "softfloat/format_spec.hpp"
 
 namespace softfloat::python {
@@ -19,7 +20,7 @@ std::uint64_t read_uint64(const py::object& value, const char* function, const c
   if (index == nullptr) {
     PyErr_Clear();
     throw py::type_error(std::string("softfloat.") + function + ": " + name + " must be an integer, not " +
-                         std::string(py::str(py::type::of(value).attr("__name__"))));
+                         escape_unprintable(std::string(py::str(py::type::of(value).attr("__name__")))));
   }
   const unsigned long long result = PyLong_AsUnsignedLongLong(index);
   Py_DECREF(index);

@@ -15,6 +15,7 @@
 #include <pybind11/pybind11.h>
 
 #include "python/scalar_path.hpp"
+#include "softfloat/escape.hpp"
 #include "softfloat/format_spec.hpp"
 #include "softfloat/named_formats.hpp"
 #include "softfloat/random_bits.hpp"
@@ -104,7 +105,7 @@ FloatType read_float_type(const std::string& name, const char* function) {
   if (name == "float64") return FloatType::float64;
   if (name == "float16") return FloatType::float16;
   if (name == "bfloat16") return FloatType::bfloat16;
-  throw py::value_error(std::string("softfloat.") + function + ": unknown value type '" + name +
+  throw py::value_error(std::string("softfloat.") + function + ": unknown value type '" + escape_unprintable(name) +
                         "' (accepted: float32, float64, float16, bfloat16)");
 }
 

@@ -10,6 +10,7 @@
 #include "python/bindings.hpp"
 #include "python/conversion_options.hpp"
 #include "python/conversion_paths.hpp"
+#include "softfloat/escape.hpp"
 #include "softfloat/format_spec.hpp"
 #include "softfloat/matmul.hpp"
 
@@ -78,7 +79,7 @@ MatmulSummation read_summation(const std::string& name, const char* where) {
   if (name == "in_order") return MatmulSummation::in_order;
   if (name == "pairs") return MatmulSummation::pairs;
   if (name == "tiles") return MatmulSummation::tiles;
-  throw py::value_error(std::string("softfloat.") + where + ": unknown summation '" + name +
+  throw py::value_error(std::string("softfloat.") + where + ": unknown summation '" + escape_unprintable(name) +
                         "' (accepted: fastest, in_order, pairs, tiles)");
 }
 

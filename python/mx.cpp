@@ -17,6 +17,7 @@
 #include "python/array_access.hpp"
 #include "python/bindings.hpp"
 #include "python/conversion_options.hpp"
+#include "softfloat/escape.hpp"
 #include "softfloat/mx.hpp"
 #include "softfloat/nvfp4.hpp"
 
@@ -218,7 +219,7 @@ std::size_t read_row_length(const py::object& length, std::size_t row_bytes, int
   if (index == nullptr) {
     PyErr_Clear();
     throw py::type_error(where(function) + "length must be an integer or None, not " +
-                         std::string(py::str(py::type::of(length).attr("__name__"))));
+                         escape_unprintable(std::string(py::str(py::type::of(length).attr("__name__")))));
   }
   const long long given = PyLong_AsLongLong(index);
   Py_DECREF(index);

@@ -8,6 +8,7 @@
 
 #include "python/array_access.hpp"
 #include "python/bindings.hpp"
+#include "softfloat/escape.hpp"
 #include "softfloat/mx_matmul.hpp"
 
 namespace softfloat::python {
@@ -46,7 +47,7 @@ MxMatmulKernel read_kernel(const py::object& kernel) {
     if (name == mx_matmul_kernel_name(each)) return each;
     accepted += ", \"" + std::string(mx_matmul_kernel_name(each)) + "\"";
   }
-  throw py::value_error(where() + "unknown kernel '" + name + "' (accepted: " + accepted + ")");
+  throw py::value_error(where() + "unknown kernel '" + escape_unprintable(name) + "' (accepted: " + accepted + ")");
 }
 
 MxOperand operand(const CodeInput& elements, const CodeInput& scales, mx::Element kind) {

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "runtime/parallel.hpp"
+#include "softfloat/escape.hpp"
 #include "softfloat/threads.hpp"
 
 namespace softfloat {
@@ -34,7 +35,7 @@ int parse_environment(const char* text) {
     used = 0;
   }
   if (used == 0 || used != value.size() || parsed < 1 || parsed > 4096)
-    throw std::invalid_argument("softfloat::num_threads: SOFTFLOAT_NUM_THREADS=\"" + value +
+    throw std::invalid_argument("softfloat::num_threads: SOFTFLOAT_NUM_THREADS=\"" + escape_unprintable(value) +
                                 "\" is not a thread count (a positive integer up to 4096)");
   return int(parsed);
 }

@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "softfloat/escape.hpp"
 #include "softfloat/portability.hpp"
 
 namespace softfloat {
@@ -137,7 +138,7 @@ ExactValue exact_ratio(bool negative, const BigInt& numerator, const BigInt& den
 
 [[noreturn]] void reject(std::string_view text, std::string_view why) {
   std::string message = "cannot parse '";
-  message += text;
+  message += escape_unprintable(text);
   message += "' as a number: ";
   message += why;
   throw std::invalid_argument(message);

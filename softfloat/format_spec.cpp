@@ -8,6 +8,7 @@
 #include <utility>
 #include <vector>
 
+#include "softfloat/escape.hpp"
 #include "softfloat/named_formats.hpp"
 
 namespace softfloat {
@@ -41,10 +42,11 @@ constexpr std::string_view accepted =
     "expected a named format (fp32 fp64 bf16 fp16 tf32 e5m2 e4m3 e3m2 e2m3 e2m1 e8m0 e4m3fnuz "
     "e5m2fnuz p3109_8p1..p3109_8p7) or eXmY with options :ieee :fn :finite :fnuz :unsigned :nozero :bias=N";
 
+// `why` quotes parts of the spec through escape_unprintable() too.
 [[noreturn]] void reject(std::string_view spec, std::string_view why) {
   // Built with += rather than a chain of +: g++ 12 warns falsely (-Wrestrict) on the chain.
   std::string message = "invalid format spec '";
-  message += spec;
+  message += escape_unprintable(spec);
   message += "': ";
   message += why;
   throw std::invalid_argument(message);
@@ -116,7 +118,7 @@ Format parse_format(std::string_view spec) {
     for (const auto& named : named_formats)
       if (named.name == head) reject(spec, "the named format '" + std::string(head) + "' takes no options; "
                                            "write it as eXmY with options instead");
-    reject(spec, "unknown format '" + std::string(head) + "'; " + std::string(accepted));
+    reject(spec, "unknown format '" + escape_unprintable(head) + "'; " + std::string(accepted));
   }
 
   bool has_specials = false, has_bias = false, is_unsigned = false, no_zero = false;
@@ -143,7 +145,7 @@ Format parse_format(std::string_view spec) {
       if (!parse_int(option.substr(5), bias)) reject(spec, "the bias must be an integer, as in :bias=15");
       has_bias = true;
     } else {
-      reject(spec, "unknown option '" + std::string(option) + "'; options are :ieee :fn :finite :fnuz "
+      reject(spec, "unknown option '" + escape_unprintable(option) + "'; options are :ieee :fn :finite :fnuz "
                    ":unsigned :nozero :bias=N");
     }
   }

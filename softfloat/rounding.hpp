@@ -8,6 +8,8 @@
 #include <string>
 #include <string_view>
 
+#include "softfloat/escape.hpp"
+
 namespace softfloat {
 
 enum class Rounding : std::uint8_t {
@@ -66,12 +68,13 @@ inline Rounding parse_rounding(std::string_view name) {
     if (rounding_name(mode) == name) return mode;
     accepted += (accepted.empty() ? "" : ", ") + std::string(rounding_name(mode));
   }
-  throw std::invalid_argument("unknown rounding mode '" + std::string(name) + "' (accepted: " + accepted + ")");
+  throw std::invalid_argument("unknown rounding mode '" + escape_unprintable(name) + "' (accepted: " + accepted + ")");
 }
 inline Overflow parse_overflow(std::string_view name) {
   if (name == "standard") return Overflow::standard;
   if (name == "saturate") return Overflow::saturate;
-  throw std::invalid_argument("unknown overflow policy '" + std::string(name) + "' (accepted: standard, saturate)");
+  throw std::invalid_argument("unknown overflow policy '" + escape_unprintable(name) +
+                              "' (accepted: standard, saturate)");
 }
 
 }  // namespace softfloat

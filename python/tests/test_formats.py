@@ -116,3 +116,27 @@ def test_bad_specs_raise_value_error_with_the_grammar():
     with pytest.raises(ValueError, match="softfloat.round_trip"):
         softfloat.round_trip(np.zeros(3, np.float32), "fp12")
 
+
+def test_messages_quote_control_characters_escaped():
+    # The spec's newline is quoted as backslash-n, so the message is one line.
+    with pytest.raises(ValueError) as raised:
+        softfloat.format_info("e4m3\n")
+    assert str(raised.value) == (
+        r"softfloat.format_info: invalid format spec 'e4m3\n': unknown format 'e4m3\n'; expected a named format "
+        r"(fp32 fp64 bf16 fp16 tf32 e5m2 e4m3 e3m2 e2m3 e2m1 e8m0 e4m3fnuz e5m2fnuz p3109_8p1..p3109_8p7) or eXmY "
+        r"with options :ieee :fn :finite :fnuz :unsigned :nozero :bias=N")
+    assert "\n" not in str(raised.value)
+    with pytest.raises(ValueError) as raised:
+        softfloat.format_info("e4m3:\x1b[2J")
+    assert str(raised.value) == (r"softfloat.format_info: invalid format spec 'e4m3:\x1b[2J': unknown option "
+                                 r"'\x1b[2j'; options are :ieee :fn :finite :fnuz :unsigned :nozero :bias=N")
+    with pytest.raises(ValueError) as raised:
+        softfloat.round_trip(np.zeros(3, np.float32), "e4m3", rounding="up\r")
+    assert str(raised.value) == (r"softfloat.round_trip: unknown rounding mode 'up\r' (accepted: nearest_even, "
+                                 r"nearest_away, nearest_zero, toward_zero, away_from_zero, up, down, odd, stochastic, "
+                                 r"stochastic_equal)")
+    # A class name is user text too.
+    with pytest.raises(TypeError) as raised:
+        softfloat.round_trip(np.zeros(3, np.float32), "e4m3", rounding="stochastic", seed=type("a\tb", (), {})())
+    assert str(raised.value) == r"softfloat.round_trip: seed must be an integer, not a\tb"
+

@@ -3,6 +3,7 @@
 // every subcommand.
 #include <algorithm>
 #include <string>
+#include <utility>
 
 #include "verify/cli/cli_test_support.hpp"
 
@@ -36,6 +37,32 @@ TEST(CliErrors, BadOptionsAndArguments) {
   expect_one_line_error("demo accumulation --terms 0", "--terms");
   expect_one_line_error("demo vanishing-updates --learning-rate -1", "--learning-rate");
   expect_one_line_error("nonsense", "nonsense");
+}
+
+// Arguments holding control characters are quoted escaped, so the message stays one
+// line. The first is the command line fuzz target's finding (corpus
+// command_line/finding-newline-in-quoted-spec), whose message was three lines; the shell
+// text keeps the newline and tab inside single quotes and printf writes ESC (sh has no
+// $'...').
+TEST(CliErrors, ControlCharactersAreQuotedEscaped) {
+  const std::pair<std::string, std::string> cases[] = {
+      {"encode 'e4m3\n' '' '' '' 1 --round sidewaxs",
+       R"(softfloat: SPEC: invalid format spec 'e4m3\n': unknown format 'e4m3\n'; expected a named format (fp32 )"
+       R"(fp64 bf16 fp16 tf32 e5m2 e4m3 e3m2 e2m3 e2m1 e8m0 e4m3fnuz e5m2fnuz p3109_8p1..p3109_8p7) or eXmY with )"
+       R"(options :ieee :fn :finite :fnuz :unsigned :nozero :bias=N (see 'softfloat encode --help'))"},
+      // CLI11's own message, escaped by the command.
+      {"'x\ny'", R"(softfloat: The following argument was not expected: x\ny (see 'softfloat --help'))"},
+      {"encode e4m3 '1\t2'", R"(softfloat: cannot parse '1\t2' as a number: expected digits, a point, an exponent, )"
+                             R"(inf or nan)"},
+      {"decode e4m3 \"$(printf '0x\\033')\"", R"(softfloat: invalid code '0x\x1b': '\x1b' is not a hexadecimal digit)"},
+  };
+  for (const auto& [arguments, message] : cases) {
+    SCOPED_TRACE("softfloat " + arguments);
+    const CommandResult r = run_cli(arguments);
+    EXPECT_EQ(r.status, 2);
+    EXPECT_EQ(r.out, "");
+    EXPECT_EQ(r.err, message + "\n");
+  }
 }
 
 TEST(CliHelp, EverySubcommand) {

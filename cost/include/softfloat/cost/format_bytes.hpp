@@ -32,6 +32,7 @@
 #include <utility>
 
 #include "softfloat/cost/arguments.hpp"
+#include "softfloat/escape.hpp"
 #include "softfloat/float.hpp"
 #include "softfloat/format.hpp"
 #include "softfloat/format_spec.hpp"
@@ -168,8 +169,9 @@ inline StorageFormat parse_storage_format(std::string_view spec) {
   for (const mx::Element element : mx::kAllElements)
     if (lower == mx::element_name(element)) return mx_storage_format(element);
   if (lower.rfind("mx", 0) == 0 || lower.rfind("nv", 0) == 0)
-    throw std::invalid_argument("invalid format spec '" + std::string(spec) + "': unknown block-scaled format; expected " +
-                                std::string(block_scaled) + ", or a format spec such as bf16 or e4m3");
+    throw std::invalid_argument("invalid format spec '" + escape_unprintable(spec) +
+                                "': unknown block-scaled format; expected " + std::string(block_scaled) +
+                                ", or a format spec such as bf16 or e4m3");
   try {
     return StorageFormat(parse_format(spec));
   } catch (const std::invalid_argument& error) {

@@ -24,6 +24,7 @@
 #include <string_view>
 
 #include "softfloat/cost/arguments.hpp"
+#include "softfloat/escape.hpp"
 
 namespace softfloat::cost {
 
@@ -51,7 +52,7 @@ inline const MemoryLevel& illustrative_memory_level(std::string_view name) {
     if (level.name == name) return level;
     (names += names.empty() ? "" : ", ") += level.name;
   }
-  throw std::invalid_argument("softfloat::cost::illustrative_memory_level: unknown level '" + std::string(name) +
+  throw std::invalid_argument("softfloat::cost::illustrative_memory_level: unknown level '" + escape_unprintable(name) +
                               "'; expected one of " + names);
 }
 
