@@ -9,6 +9,8 @@
 #include <cstring>
 #include <stdexcept>
 
+#include "softfloat/escape.hpp"
+
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 #define SOFTFLOAT_READ_X86_FEATURES 1
 #include <cpuid.h>
@@ -167,17 +169,7 @@ std::optional<IsaCeiling> parse_isa_ceiling(std::string_view text) {
     if (text == each.name) return each.ceiling;
     (accepted += accepted.empty() ? "" : ", ") += each.name;
   }
-  std::string shown;  // the value as given, its control characters escaped
-  for (const char c : text) {
-    if (static_cast<unsigned char>(c) < 0x20 || c == 0x7F) {
-      char hex[5];
-      std::snprintf(hex, sizeof hex, "\\x%02X", static_cast<unsigned char>(c));
-      shown += hex;
-    } else {
-      shown += c;
-    }
-  }
-  throw std::invalid_argument("SOFTFLOAT_MAX_ISA='" + shown + "' is not a ceiling; expected one of " + accepted +
+  throw std::invalid_argument("SOFTFLOAT_MAX_ISA='" + escape_unprintable(text) + "' is not a ceiling; expected one of " + accepted +
                               " (or unset)");
 }
 

@@ -64,7 +64,7 @@ TEST(IsaCeiling, RefusesAnythingElseNamingTheLevels) {
       parse_isa_ceiling(bad);
       ADD_FAILURE() << "accepted '" << bad << "'";
     } catch (const std::invalid_argument& error) {
-      const std::string shown = bad == "avx2\n" ? "avx2\\x0A" : bad;
+      const std::string shown = bad == "avx2\n" ? "avx2\\n" : bad;
       EXPECT_EQ(std::string(error.what()), "SOFTFLOAT_MAX_ISA='" + shown +
                                                "' is not a ceiling; expected one of sse4, avx2, avx512, "
                                                "avx512_bf16, amx (or unset)");
