@@ -154,9 +154,9 @@ void register_matmul(py::module_& module) {
       [](const std::string& name) { set_matmul_summation(read_summation(name, "set_matmul_summation")); },
       "summation"_a,
       R"(The default summation order of matmul's fp32 accumulator, process-wide, for calls
-that pass no summation=: "fastest" (the initial default: the kernel that a table keyed
-by the CPU's cpuid names as fastest on it, the fp32 FMA chain, vdpbf16ps pairs of
-products or AMX tiles), "in_order" (the reproducible fp32 FMA chain in k order), "pairs"
+that pass no summation=: "fastest" (the initial default: the kernel that a rule over
+what the CPU can do names as fastest on it, the fp32 FMA chain, vdpbf16ps pairs of
+products or AMX tiles; SOFTFLOAT_MAX_ISA caps it), "in_order" (the reproducible fp32 FMA chain in k order), "pairs"
 (pairs of products by vdpbf16ps wherever the CPU has it and they are exact, else the
 chain) or "tiles" (AMX TDPBF16PS for products of more than one row wherever the CPU and
 system allow the tiles and the pairs rule holds, else the chain).)");

@@ -8,10 +8,14 @@
 //   escape_unprintable("\xff" "1")      == R"(\xff1)"          0xff is never UTF-8
 //   escape_unprintable("\xc2\x85")      == R"(\xc2\x85)"       U+0085, a C1 line break
 //   escape_unprintable("1\xc2\xb5s")    == "1\xc2\xb5s"        "1 micro-s": valid UTF-8 is kept
+//   escape_unprintable("a\xe2\x80\xa8" "b") == R"(a\u2028b)"  U+2028, a line separator
 //
 // \n, \r and \t become their C escapes. Every other control character (C0 below 0x20,
 // DEL 0x7f, C1 U+0080..U+009F) and every byte that is not part of well-formed UTF-8
-// becomes \xNN, one per byte, in lowercase hex as Python's repr() writes it.
+// becomes \xNN, one per byte, in lowercase hex as Python's repr() writes it. The
+// characters that break a line or reorder what a terminal shows without being control
+// characters (U+2028 and U+2029, the bidirectional marks, embeddings, overrides and
+// isolates U+200E, U+200F, U+202A..U+202E, U+2066..U+2069, and U+FEFF) become \uNNNN.
 // Backslashes are kept as they are, so escaping twice changes nothing: the command line
 // escapes its whole message, parts of which the library has escaped already.
 #pragma once
@@ -53,6 +57,13 @@ inline std::size_t utf8_sequence_length(std::string_view text, std::size_t at) {
   return length;
 }
 
+// Whether the code point of a three-byte sequence is one of the invisible characters
+// above that change how a line reads: separators and bidirectional controls.
+inline bool reorders_or_breaks_lines(unsigned code_point) {
+  return code_point == 0x200e || code_point == 0x200f || (code_point >= 0x2028 && code_point <= 0x202e) ||
+         (code_point >= 0x2066 && code_point <= 0x2069) || code_point == 0xfeff;
+}
+
 }  // namespace detail
 
 inline std::string escape_unprintable(std::string_view text) {
@@ -83,9 +94,17 @@ inline std::string escape_unprintable(std::string_view text) {
     }
     // U+0080..U+009F are C2 80..C2 9F.
     const bool c1_control = b == 0xc2 && static_cast<unsigned char>(text[at + 1]) < 0xa0;
+    const unsigned code_point = length == 3 ? ((b & 0x0fu) << 12) |
+                                                  ((static_cast<unsigned char>(text[at + 1]) & 0x3fu) << 6) |
+                                                  (static_cast<unsigned char>(text[at + 2]) & 0x3fu)
+                                            : 0;
     if (c1_control) {
       escape_byte(text[at]);
       escape_byte(text[at + 1]);
+    } else if (detail::reorders_or_breaks_lines(code_point)) {
+      constexpr char hex[] = "0123456789abcdef";
+      escaped += "\\u";
+      for (int shift = 12; shift >= 0; shift -= 4) escaped += hex[(code_point >> shift) & 0xf];
     } else {
       escaped += text.substr(at, length);
     }

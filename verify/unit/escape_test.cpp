@@ -53,6 +53,23 @@ TEST(EscapeUnprintable, BytesThatAreNotUtf8) {
   EXPECT_EQ(escape_unprintable("\xf5\x80\x80\x80"), R"(\xf5\x80\x80\x80)");
 }
 
+// Characters that break a line or reorder how it reads, without being control characters,
+// become \uNNNN: the separators U+2028 / U+2029, the bidirectional marks, embeddings,
+// overrides and isolates, and the byte-order mark. Their neighbours stay as they are.
+TEST(EscapeUnprintable, LineBreakingAndReorderingCharacters) {
+  EXPECT_EQ(escape_unprintable("a\xe2\x80\xa8" "b"), R"(a\u2028b)");             // line separator
+  EXPECT_EQ(escape_unprintable("a\xe2\x80\xa9" "b"), R"(a\u2029b)");             // paragraph separator
+  EXPECT_EQ(escape_unprintable("\xe2\x80\xae" "e4m3"), R"(\u202ee4m3)");         // right-to-left override
+  EXPECT_EQ(escape_unprintable("\xe2\x80\xaa\xe2\x80\xad"), R"(\u202a\u202d)");  // embedding, override
+  EXPECT_EQ(escape_unprintable("\xe2\x81\xa6x\xe2\x81\xa9"), R"(\u2066x\u2069)");  // an isolate and its end
+  EXPECT_EQ(escape_unprintable("\xe2\x80\x8e\xe2\x80\x8f"), R"(\u200e\u200f)");  // LRM, RLM
+  EXPECT_EQ(escape_unprintable("\xef\xbb\xbf" "1"), R"(\ufeff1)");               // byte-order mark
+  // U+2027 and U+202F, either side of the separators, and U+2065, U+206A are kept.
+  for (const std::string_view kept : {"\xe2\x80\xa7"sv, "\xe2\x80\xaf"sv, "\xe2\x81\xa5"sv, "\xe2\x81\xaa"sv})
+    EXPECT_EQ(escape_unprintable(kept), kept);
+  EXPECT_EQ(escape_unprintable(escape_unprintable("a\xe2\x80\xa8" "b")), R"(a\u2028b)");
+}
+
 // The command line escapes messages whose quoted parts the library escaped already.
 TEST(EscapeUnprintable, EscapingTwiceChangesNothing) {
   for (const std::string_view text : {"e4m3\n"sv, "a\tb\x01\x7f"sv, "\xff\xc2\x85\xe2\x82"sv, "1\xc2\xb5s\\n"sv}) {
