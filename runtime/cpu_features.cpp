@@ -149,13 +149,14 @@ const ProcessFeatures& process_features() {
 // Read at load, so that the ceiling holds before the first Highway dispatch of any
 // translation unit (HWY_DYNAMIC_DISPATCH reads the chosen target on every call, and
 // DisableTargets updates it). A bad SOFTFLOAT_MAX_ISA cannot be reported to a caller this
-// early: the process stops with the message instead of running other kernels than asked.
+// early: the process stops, with the message and exit status 2 (a usage error), instead
+// of running other kernels than asked.
 const bool read_at_load = [] {
   try {
     process_features();
   } catch (const std::exception& error) {
     std::fprintf(stderr, "softfloat: %s\n", error.what());
-    std::abort();
+    std::_Exit(2);
   }
   return true;
 }();

@@ -17,8 +17,8 @@
 //   avx512_bf16  + AVX512-BF16, VBMI and VNNI (Cooper Lake, Zen 4): AVX3_DL, AVX3_ZEN4
 //   amx          + AMX tiles and AVX512-FP16 (Sapphire Rapids): everything, AVX3_SPR
 //                included; the same as leaving it unset
-// An unknown value stops the process at load with a message naming the accepted ones: a
-// misspelt ceiling must not silently test the wrong kernels.
+// An unknown value stops the process at load (exit status 2) with a message naming the
+// accepted ones: a misspelt ceiling must not silently test the wrong kernels.
 #pragma once
 
 #include <cstdint>

@@ -7,11 +7,11 @@
 #      package, the plot scripts beside the command
 #   4. dpkg-deb -x all of them into WORK_DIR/root, then from there: the command prints a
 #      format table and an encoding and draws a plot through its installed scripts
-#      (the python3 on PATH, with matplotlib); a program compiled with
+#      (PLOT_PYTHON, else the python3 on PATH, with matplotlib); a program compiled with
 #      `pkg-config --cflags --libs softfloat-verify` (the unpacked .pc files) runs
 #
 #   cmake -DBUILD_DIR=build -DSOURCE_DIR=. -DWORK_DIR=/tmp/debs -DVERSION=0.1.0 [-DWITH_VERIFY=ON]
-#         [-DCXX_COMPILER=g++] -P verify/package/debian_packages.cmake
+#         [-DCXX_COMPILER=g++] [-DPLOT_PYTHON=.venv/bin/python] -P verify/package/debian_packages.cmake
 cmake_minimum_required(VERSION 3.25)
 foreach(required BUILD_DIR SOURCE_DIR WORK_DIR VERSION)
   if(NOT ${required})
@@ -90,7 +90,11 @@ run_step("softfloat formats e4m3" ${command} formats e4m3)
 expect("${step_output}" "'softfloat formats e4m3'" CONTAINS "e4m3" " 448 " "2^-6" "2^-9")
 run_step("softfloat encode bf16 -6.5" ${command} encode bf16 -6.5)
 expect("${step_output}" "'softfloat encode bf16 -6.5'" CONTAINS "1 10000001 1010000")
-run_step("softfloat demo vanishing-updates --plot" ${command} demo vanishing-updates --steps 100 --plot ${WORK_DIR}/plot.svg)
+set(plot_environment)
+if(PLOT_PYTHON)  # else the python3 on PATH
+  set(plot_environment ${CMAKE_COMMAND} -E env SOFTFLOAT_PYTHON=${PLOT_PYTHON})
+endif()
+run_step("softfloat demo vanishing-updates --plot" ${plot_environment} ${command} demo vanishing-updates --steps 100 --plot ${WORK_DIR}/plot.svg)
 file(SIZE "${WORK_DIR}/plot.svg" plot_size)
 if(plot_size LESS 1000)
   message(FATAL_ERROR "Debian packages: the unpacked command's plot is nearly empty (${plot_size} bytes)")

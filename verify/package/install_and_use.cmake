@@ -9,14 +9,14 @@
 #   3b. compile a program with `pkg-config --cflags --libs softfloat` and the installed
 #      softfloat.pc alone, and run it
 #   4. run the installed command, bin/softfloat: an encoding, a demo with --csv, and a
-#      plot through the plot scripts installed beside it (the python3 on PATH, with
-#      matplotlib, draws it)
+#      plot through the plot scripts installed beside it (PLOT_PYTHON, else the python3 on
+#      PATH, with matplotlib, draws it)
 #   5. with -DPYTHON=interpreter -DPYTHON_MODULE_DIR=dir (relative to the prefix): import
 #      the installed Python module from there and round the issue's double-rounding case
 #      (PYTHON_PRELOAD: the sanitizer runtime an instrumented module needs)
 #
 #   cmake -DBUILD_DIR=build -DSOURCE_DIR=. -DWORK_DIR=/tmp/pkg [-DSANITIZE=ON] [-DCONFIG=Release]
-#         [-DCXX_COMPILER=g++] -P verify/package/install_and_use.cmake
+#         [-DCXX_COMPILER=g++] [-DPLOT_PYTHON=.venv/bin/python] -P verify/package/install_and_use.cmake
 #
 # SANITIZE=ON builds the consumer with the same sanitizers, since the installed static
 # libraries of a sanitizer build call into their runtime.
@@ -114,8 +114,13 @@ if(NOT EXISTS "${command}")
   message(FATAL_ERROR "package test: the command was not installed at ${command}")
 endif()
 # Runs the installed command; `expected` must appear in what it prints.
+# The plots run under PLOT_PYTHON where the build names one (verify/package/CMakeLists.txt).
+set(run_command ${command})
+if(PLOT_PYTHON)
+  set(run_command ${CMAKE_COMMAND} -E env SOFTFLOAT_PYTHON=${PLOT_PYTHON} ${command})
+endif()
 function(check_command expected)
-  run_step("softfloat ${ARGN}" ${command} ${ARGN})
+  run_step("softfloat ${ARGN}" ${run_command} ${ARGN})
   string(FIND "${step_output}" "${expected}" at)
   if(at EQUAL -1)
     message(FATAL_ERROR "package test: 'softfloat ${ARGN}' did not print '${expected}':\n${step_output}")
