@@ -9,8 +9,10 @@
 //   "summation:3" AMX tiles where the CPU and system allow them), with
 //   the FLOPs per word of main-memory traffic that the blocking moves
 //   (matmul_fast_path_traffic);
-//   1 x 8192 x 8192 matrix-vector products (E4M3, BF16 weights) beside cblas_sgemv
-//   (GFLOP/s and the bytes of the weight matrix read per second);
+//   1 x 8192 x 8192 matrix-vector products (E4M3, E5M2, BF16, FP16 weights, with
+//   activations in the weights' format or in FP32; weights from N(0, 1) and from
+//   N(0, 0.05)) beside cblas_sgemv (GFLOP/s and the bytes of the weight matrix read
+//   per second);
 //   BF16 x BF16 at 512^3 with BF16, FP16 and E5M2 accumulators ("matmul_acc").
 // Each row's label names the kernel that ran (matmul_path), so that a table row can be
 // checked against the CPU it was measured on (printed in the context as well).
@@ -23,6 +25,7 @@
 #include <string>
 #include <vector>
 
+#include "bench/common/cpu_context.hpp"
 #include "softfloat/softfloat.hpp"
 
 #if SOFTFLOAT_BENCH_OPENBLAS
@@ -40,9 +43,9 @@ struct Matrix {
   std::vector<float> values;
 };
 template <class F>
-Matrix<F> random_matrix(std::size_t count, std::uint64_t seed) {
+Matrix<F> random_matrix(std::size_t count, std::uint64_t seed, float sigma = 1.0f) {
   std::mt19937_64 rng(seed);
-  std::normal_distribution<float> normal(0.0f, 1.0f);
+  std::normal_distribution<float> normal(0.0f, sigma);
   Matrix<F> x{std::vector<typename F::storage_type>(count), std::vector<float>(count)};
   for (std::size_t i = 0; i < count; ++i) {
     const F v(normal(rng));
@@ -66,9 +69,12 @@ constexpr const char* kSummationNames[] = {"fastest", "in_order", "pairs", "tile
 
 struct Setting {
   Setting(benchmark::State& state, int first, std::size_t m, std::size_t n, std::size_t k, const Format& format)
+      : Setting(state, first, m, n, k, format, format) {}
+  Setting(benchmark::State& state, int first, std::size_t m, std::size_t n, std::size_t k, const Format& format_a,
+          const Format& format_b)
       : summation(kSummations[state.range(first + 1)]) {
     set_num_threads(int(state.range(first)));
-    const MatmulKernel kernel = matmul_path(format, format, m, n, k, binary32_format, summation);
+    const MatmulKernel kernel = matmul_path(format_a, format_b, m, n, k, binary32_format, summation);
     state.SetLabel(std::string(kSummationNames[state.range(first + 1)]) + ": " +
                    std::string(matmul_kernel_name(kernel)));
   }
@@ -134,28 +140,51 @@ BENCHMARK(accumulator_matmul<E5M2>)->Name("matmul_acc/e5m2")->Apply(accumulator_
 constexpr std::size_t kVectorLength = 8192;  // k
 constexpr std::size_t kOutputs = 8192;       // n
 
+// The weights of the matrix-vector rows, made once per format and spread (64 Mi codes
+// take seconds to draw): N(0, 1) as in the GEMM rows, and N(0, 0.05), the spread of an
+// LLM's weights, where a third of the E4M3 codes are subnormal (|w| < 2^-6 = 0.0156).
 template <class F>
+const std::vector<typename F::storage_type>& vector_weights(int sigma_in_thousandths) {
+  static std::vector<typename F::storage_type> unit, narrow;
+  std::vector<typename F::storage_type>& w = sigma_in_thousandths == 1000 ? unit : narrow;
+  if (w.empty()) w = random_matrix<F>(kVectorLength * kOutputs, 4, float(sigma_in_thousandths) / 1000).codes;
+  return w;
+}
+
+// y = x * W: x of k values in FA (the weights' format, or FP32 activations), W of
+// k x n codes in FB. Arguments: threads, summation, and the weights' standard deviation
+// in thousandths.
+template <class FA, class FB>
 void matrix_vector(benchmark::State& state) {
-  const Setting setting(state, 0, 1, kOutputs, kVectorLength, F::format);
-  const Matrix<F> x = random_matrix<F>(kVectorLength, 3), w = random_matrix<F>(kVectorLength * kOutputs, 4);
+  const Setting setting(state, 0, 1, kOutputs, kVectorLength, FA::format, FB::format);
+  const Matrix<FA> x = random_matrix<FA>(kVectorLength, 3);
+  const auto& w = vector_weights<FB>(int(state.range(2)));
   std::vector<float> y(kOutputs);
   for (auto _ : state) {
-    matmul<F, F>(x.codes.data(), w.codes.data(), y.data(), 1, kOutputs, kVectorLength, setting.summation);
+    matmul<FA, FB>(x.codes.data(), w.data(), y.data(), 1, kOutputs, kVectorLength, setting.summation);
     benchmark::DoNotOptimize(y.data());
     benchmark::ClobberMemory();
   }
   set_gflops(state, 1, double(kOutputs), double(kVectorLength));
-  state.SetBytesProcessed(std::int64_t(state.iterations()) * std::int64_t(w.codes.size() * sizeof(w.codes[0])));
+  state.SetBytesProcessed(std::int64_t(state.iterations()) * std::int64_t(w.size() * sizeof(w[0])));
 }
 void vector_settings(benchmark::internal::Benchmark* b) {
-  b->ArgNames({"threads", "summation"});
-  for (int threads : {1, 2})
-    for (int summation : {0, 1, 2}) b->Args({threads, summation});
+  b->ArgNames({"threads", "summation", "sigma_milli"});
+  for (int sigma : {1000, 50})
+    for (int threads : {1, 2})
+      for (int summation : {0, 1, 2}) b->Args({threads, summation, sigma});
   b->Unit(benchmark::kMillisecond);
   b->UseRealTime();
 }
-BENCHMARK(matrix_vector<E4M3>)->Name("matvec_e4m3_1x8192x8192")->Apply(vector_settings);
-BENCHMARK(matrix_vector<BF16>)->Name("matvec_bf16_1x8192x8192")->Apply(vector_settings);
+BENCHMARK(matrix_vector<E4M3, E4M3>)->Name("matvec_e4m3_1x8192x8192")->Apply(vector_settings);
+BENCHMARK(matrix_vector<E5M2, E5M2>)->Name("matvec_e5m2_1x8192x8192")->Apply(vector_settings);
+BENCHMARK(matrix_vector<BF16, BF16>)->Name("matvec_bf16_1x8192x8192")->Apply(vector_settings);
+BENCHMARK(matrix_vector<FP16, FP16>)->Name("matvec_fp16_1x8192x8192")->Apply(vector_settings);
+// FP32 activations (format_a = FP32): the pairs of products do not apply.
+BENCHMARK(matrix_vector<FP32, E4M3>)->Name("matvec_fp32_x_e4m3_1x8192x8192")->Apply(vector_settings);
+BENCHMARK(matrix_vector<FP32, E5M2>)->Name("matvec_fp32_x_e5m2_1x8192x8192")->Apply(vector_settings);
+BENCHMARK(matrix_vector<FP32, BF16>)->Name("matvec_fp32_x_bf16_1x8192x8192")->Apply(vector_settings);
+BENCHMARK(matrix_vector<FP32, FP16>)->Name("matvec_fp32_x_fp16_1x8192x8192")->Apply(vector_settings);
 
 #if SOFTFLOAT_BENCH_OPENBLAS
 // The baselines, on the fp32 values of the E4M3 matrices above.
