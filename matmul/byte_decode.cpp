@@ -1,5 +1,6 @@
-// The shift-and-scale rule of byte_decode.hpp for a format, with its exceptional codes
-// found by comparison with the format's table of values.
+// The rules of byte_decode.hpp for a format, with their exceptional codes found by
+// comparison with the format's table of values. Each scalar rule here mirrors its
+// vector form in matvec-inl.h operation for operation.
 #include "matmul/byte_decode.hpp"
 
 #include <algorithm>
@@ -9,24 +10,47 @@
 namespace softfloat::matmul_detail {
 
 namespace {
-// The rule applied to one code, in scalar arithmetic (the caller keeps the default
-// floating-point environment, so the product is rounded to nearest with subnormals).
+// The fp32 rule applied to one code (ScaledByteRows::Load).
 std::uint32_t rule_bits(const ByteDecode& d, std::uint32_t code) {
-  const float shifted = std::bit_cast<float>((code & d.magnitude_mask) << d.mantissa_shift);
+  const std::uint32_t magnitude = code & d.magnitude_mask;
   const std::uint32_t sign = (code & d.sign_bit) << d.sign_shift;
-  return std::bit_cast<std::uint32_t>(shifted * d.scale) | sign;
+  if (magnitude < d.first_normal)
+    return std::bit_cast<std::uint32_t>(float(int(magnitude)) * d.subnormal_scale) | sign;
+  return ((magnitude << d.mantissa_shift) + d.exponent_offset) | sign;
+}
+
+// The half rule's fp16 code for one code (HalfByteRows::Load).
+std::uint16_t half_code(const HalfByteDecode& d, std::uint32_t code) {
+  const std::uint32_t extended = d.sign_extend ? std::uint32_t(std::int32_t(std::int8_t(code))) : code;
+  return std::uint16_t((extended << d.half_shift) & d.half_mask);
+}
+std::uint32_t half_rule_bits(const HalfByteDecode& d, std::uint32_t code) {
+  const float value = half_to_float(half_code(d, code));
+  return std::bit_cast<std::uint32_t>(std::isnan(value) ? value : value * d.scale);
 }
 }  // namespace
 
+float half_to_float(std::uint16_t h) {
+  const std::uint32_t sign = std::uint32_t(h & 0x8000) << 16, field = (h >> 10) & 0x1F, mantissa = h & 0x3FF;
+  if (field == 0x1F)  // infinity, or NaN made quiet with its payload
+    return std::bit_cast<float>(sign | 0x7F800000 | (mantissa << 13) | (mantissa != 0 ? 0x400000 : 0));
+  // 2^(field - 15) * 1.mantissa, or mantissa * 2^-24 for field 0: exact in fp32.
+  const float magnitude = field == 0 ? std::ldexp(float(mantissa), -24)
+                                     : std::ldexp(float(mantissa + 0x400), int(field) - 25);
+  return std::bit_cast<float>(std::bit_cast<std::uint32_t>(magnitude) | sign);
+}
+
 bool byte_decode_for(const Format& format, const float table[256], ByteDecode& decode) {
   const int exponent_bits = format.exponent_bits, mantissa_bits = format.mantissa_bits;
-  // The scale 2^(127 - bias) must be a normal float, and the magnitude must fit fp32's
-  // exponent and mantissa fields.
   if (format.total_bits() > 8 || mantissa_bits > 23 || exponent_bits > 8) return false;
-  if (format.bias < 0 || format.bias > 253) return false;
+  // The subnormals' scale must be a normal float.
+  const int subnormal_exponent = 1 - format.bias - mantissa_bits;
+  if (subnormal_exponent < -126 || subnormal_exponent > 127) return false;
   decode.magnitude_mask = std::uint32_t(format.magnitude_mask());
   decode.mantissa_shift = std::uint32_t(23 - mantissa_bits);
-  decode.scale = std::ldexp(1.0f, 127 - format.bias);
+  decode.exponent_offset = std::uint32_t(127 - format.bias) << 23;
+  decode.first_normal = std::uint32_t{1} << mantissa_bits;
+  decode.subnormal_scale = std::ldexp(1.0f, subnormal_exponent);
   decode.sign_bit = std::uint32_t(format.sign_bit());
   decode.sign_shift = std::uint32_t(31 - exponent_bits - mantissa_bits);
   decode.exception_code = 256;
@@ -47,6 +71,24 @@ bool byte_decode_for(const Format& format, const float table[256], ByteDecode& d
       decode.exception_from = std::min(decode.exception_from, code & decode.magnitude_mask);
   }
   return true;
+}
+
+bool half_byte_decode_for(const Format& format, const float table[256], HalfByteDecode& decode) {
+  const int exponent_bits = format.exponent_bits, mantissa_bits = format.mantissa_bits;
+  if (format.total_bits() != 8 || exponent_bits > 5 || mantissa_bits > 10) return false;
+  const int scale_exponent = 15 - format.bias;
+  if (scale_exponent < -100 || scale_exponent > 100) return false;
+  const std::uint32_t magnitude_mask = std::uint32_t(format.magnitude_mask());
+  decode.sign_extend = format.is_signed;
+  decode.half_shift = std::uint32_t(10 - mantissa_bits);
+  decode.half_mask = (format.is_signed ? 0x8000u : 0u) | (magnitude_mask << decode.half_shift);
+  decode.scale = std::ldexp(1.0f, scale_exponent);
+  decode.exception_from = 256;
+  for (std::uint32_t code = 0; code < 256; ++code)
+    if (half_rule_bits(decode, code) != std::bit_cast<std::uint32_t>(table[code]))
+      decode.exception_from = std::min(decode.exception_from, code & magnitude_mask);
+  // Exceptions among the small magnitudes would send most lanes to the table.
+  return decode.exception_from > magnitude_mask / 2;
 }
 
 }  // namespace softfloat::matmul_detail

@@ -1,19 +1,29 @@
 // Decoding one-byte codes to fp32 in registers, for the matrix-vector path, which is
-// bound by the bytes of B and must not spend a table gather per element.
-//
-// For a code c of a format with E exponent and M mantissa bits and bias b, place the
-// magnitude bits g = c & magnitude_mask where fp32 keeps its own: the float with bits
-// g << (23 - M) has exponent field e (the format's) and the format's mantissa on top of
-// fp32's, so its value is 2^(e - 127) * 1.m for e >= 1 and m * 2^(-126 - M) for e = 0
-// (an fp32 subnormal). Multiplying by 2^(127 - b) gives 2^(e - b) * 1.m and
-// m * 2^(1 - b - M): the format's normal and subnormal values, exactly, since the
-// product is a float (the call clears flush-to-zero and denormals-are-zero). The sign
-// bit moves to bit 31. What this misses (infinities, NaNs, the smallest codes of a
-// format without zero) differs from the true value only on a few codes: those are found by
-// comparing with simd::dequantize over all 256 codes, and marked as "the code
-// exception_code, and every magnitude from exception_from on", whose lanes the kernel
-// takes from the table instead. The kernel checks the whole rule once more, in
+// bound by the bytes of B and must not spend a table gather per element. Two rules, each
+// checked against the format's table (simd::dequantize) on all 256 codes; the codes a
+// rule misses (infinities, NaNs, the smallest codes of a format without zero) are marked
+// as "the code exception_code, and every magnitude from exception_from on", whose lanes
+// the kernel takes from the table instead. The kernel checks its rule once more, in
 // vectors on its own target, against the table before it uses it.
+//
+// The fp32 rule (ByteDecode), for a format with E exponent and M mantissa bits and bias
+// b, code c with magnitude bits g = c & magnitude_mask (exponent field e, mantissa m):
+//   e >= 1: fp32 bits (g << (23 - M)) + ((127 - b) << 23): exponent field e + 127 - b,
+//           the format's mantissa on top of fp32's, so the value 2^(e - b) * 1.m;
+//   e = 0:  float(g) * 2^(1 - b - M) = m * 2^(1 - b - M), a product of a small integer
+//           and a normal power of two, exact;
+// the sign bit moved to bit 31. Everything is built in the integer domain or from normal
+// floats: an fp32 subnormal operand (the shifted bits of a subnormal code, as an earlier
+// rule multiplied) costs a microcode assist of about 150 cycles on Intel cores.
+//
+// The half rule (HalfByteDecode), for 8-bit formats with E <= 5: the code's fields
+// placed where fp16 keeps its own, h = sign << 15 | g << (10 - M), is an fp16 code
+// whose value is the format's times 2^(b - 15) (subnormals land on fp16 subnormals, as
+// both have exponent field 0), and the F16C conversion (vcvtph2ps; Highway's
+// PromoteTo) turns it into fp32 exactly, subnormals, infinities and NaNs included, in
+// one instruction. E5M2 is fp16's top byte (h = c << 8, scale 1: no exceptions);
+// E4M3 is h = (sign-extended c << 7) & 0b1'0'1111'111'0000000, times 2^(15 - 7) = 256,
+// missing only the NaNs 0x7F / 0xFF (h = 0x3F80, 1.875 * 256 = 480).
 #pragma once
 
 #include <cstdint>
@@ -24,17 +34,36 @@ namespace softfloat::matmul_detail {
 
 struct ByteDecode {
   std::uint32_t magnitude_mask;
-  std::uint32_t mantissa_shift;  // 23 - M
-  float scale;                   // 2^(127 - bias)
-  std::uint32_t sign_bit;        // 0 for unsigned formats
-  std::uint32_t sign_shift;      // 31 - (E + M): moves the sign bit to bit 31
-  std::uint32_t exception_code;  // 256: none
-  std::uint32_t exception_from;  // magnitudes >= this come from the table (256: none)
+  std::uint32_t mantissa_shift;   // 23 - M
+  std::uint32_t exponent_offset;  // (127 - bias) << 23, modulo 2^32
+  std::uint32_t first_normal;     // 1 << M: smaller magnitudes are subnormal
+  float subnormal_scale;          // 2^(1 - bias - M)
+  std::uint32_t sign_bit;         // 0 for unsigned formats
+  std::uint32_t sign_shift;       // 31 - (E + M): moves the sign bit to bit 31
+  std::uint32_t exception_code;   // 256: none
+  std::uint32_t exception_from;   // magnitudes >= this come from the table (256: none)
 };
 
-// The rule for `format`, whose 256 code values (simd::dequantize) are `table`; false
-// when the shift-and-scale step does not apply: a bias outside 0 .. 253, for which the
-// scale 2^(127 - bias) is not a normal float.
+// The fp32 rule for `format`, whose 256 code values (simd::dequantize) are `table`;
+// false when it does not apply: a format wider than a byte, or a subnormal scale
+// 2^(1 - bias - M) that is not a normal float.
 bool byte_decode_for(const Format& format, const float table[256], ByteDecode& decode);
+
+struct HalfByteDecode {
+  bool sign_extend;               // signed formats (sign bit 7): sign-extend, then mask
+  std::uint32_t half_shift;       // 10 - M
+  std::uint32_t half_mask;        // the bits of h kept after the shift: sign, exponent, mantissa
+  float scale;                    // 2^(15 - bias)
+  std::uint32_t exception_from;   // magnitudes >= this come from the table (256: none)
+};
+
+// The half rule for `format` (table as above); false when it does not apply: a format
+// of other than 8 bits, E > 5, a scale outside 2^-100 .. 2^100, or an exceptional code
+// below the largest magnitudes (the kernel tests one magnitude bound only).
+bool half_byte_decode_for(const Format& format, const float table[256], HalfByteDecode& decode);
+
+// The fp32 value of the fp16 code h, as F16C converts it: exact, NaNs keep their payload
+// (shifted up by 13) and are made quiet.
+float half_to_float(std::uint16_t h);
 
 }  // namespace softfloat::matmul_detail

@@ -2,10 +2,17 @@
 // inference), compiled for every Highway target by matvec.cpp: y = x * B for a row x of
 // k values and B of k x n codes. The product is bound by the bytes of B, so B is
 // decoded inside the loop that consumes it and never written out as fp32: one-byte
-// codes are decoded in registers by the shift-and-scale rule of byte_decode.hpp (a
-// few integer operations and one multiply per vector), so a one-byte format reads a
-// quarter of fp32's bytes. Formats the rule does not fit are looked up in their
-// 256-entry table with a gather, which is correct but several times slower.
+// codes by a rule of byte_decode.hpp in registers (the half rule: fp16 fields and one
+// F16C conversion; else the fp32 rule: integer operations, one conversion and one
+// multiply), fp16 codes by F16C, bf16 codes by a shift, so that B is read once at its
+// own width. Formats no rule fits are looked up in their 256-entry table with a
+// gather, which is correct but several times slower.
+//
+// What bounds it (one thread, 1 x 8192 x 8192, a Sapphire Rapids Xeon under KVM, where
+// AVX-512 code issues its vector operations on ports 0 and 5 only): main memory for
+// fp32, bf16, fp16 and E5M2 weights (about 13 GB/s, OpenBLAS's sgemv as well); for E4M3
+// the ports: per 16 codes a byte-to-word extension (port 5), a multiply and an AND, the
+// conversion (ports 0 and 5) and the FMA (port 0), and the deferred exception test.
 //
 // Summation order: y[j] = +0, then y[j] = MulAdd(x[p], B[p][j], y[j]) for p = 0 .. k-1
 // in order, the same chain as the GEMM (gemm-inl.h). The loops go over blocks of
@@ -20,9 +27,13 @@
 #endif
 
 #include <algorithm>
+#include <bit>
 #include <cstddef>
 #include <cstdint>
+#include <cmath>
 #include <cstring>
+#include <type_traits>
+#include <vector>
 
 #include "hwy/highway.h"
 #include "matmul/byte_decode.hpp"
@@ -53,14 +64,17 @@ struct TableRows {
   float One(const std::uint8_t* HWY_RESTRICT row, std::size_t j) const { return table[row[j]]; }
 };
 
-// Rows of one-byte codes, decoded by the shift-and-scale rule; lanes holding one of
-// the rule's exceptions take the table's value instead.
+// Rows of one-byte codes, decoded by the fp32 rule of byte_decode.hpp (normal codes
+// built in the integer domain, subnormal codes converted from their mantissa and
+// scaled by a normal power of two; no fp32 subnormal enters an instruction); lanes
+// holding one of the rule's exceptions take the table's value instead. byte_decode.cpp's
+// rule_bits is the same steps in scalar code.
 struct ScaledByteRows {
   const std::uint8_t* codes;
   std::size_t ld;
   const float* table;
-  VU magnitude_mask, sign_bit, exception_code, exception_from;
-  VF scale;
+  VU magnitude_mask, exponent_offset, first_normal, sign_bit, exception_code, exception_from;
+  VF subnormal_scale;
   int mantissa_shift, sign_shift;
 
   ScaledByteRows(const std::uint8_t* codes_in, std::size_t ld_in, const float* table_in, const ByteDecode& d)
@@ -68,10 +82,12 @@ struct ScaledByteRows {
         ld(ld_in),
         table(table_in),
         magnitude_mask(hn::Set(DU(), d.magnitude_mask)),
+        exponent_offset(hn::Set(DU(), d.exponent_offset)),
+        first_normal(hn::Set(DU(), d.first_normal)),
         sign_bit(hn::Set(DU(), d.sign_bit)),
         exception_code(hn::Set(DU(), d.exception_code)),
         exception_from(hn::Set(DU(), d.exception_from)),
-        scale(hn::Set(DF(), d.scale)),
+        subnormal_scale(hn::Set(DF(), d.subnormal_scale)),
         mantissa_shift(int(d.mantissa_shift)),
         sign_shift(int(d.sign_shift)) {}
 
@@ -79,17 +95,127 @@ struct ScaledByteRows {
   VF Load(const std::uint8_t* HWY_RESTRICT row, std::size_t j) const {
     const DF df;
     const DU du;
+    const hn::RebindToSigned<DF> di;
     const hn::Rebind<std::uint8_t, DU> d8;
     const VU code = hn::PromoteTo(du, hn::LoadU(d8, row + j));
     const VU magnitude = hn::And(code, magnitude_mask);
-    const VF value = hn::Mul(hn::BitCast(df, hn::ShiftLeftSame(magnitude, mantissa_shift)), scale);
+    const VF normal = hn::BitCast(df, hn::Add(hn::ShiftLeftSame(magnitude, mantissa_shift), exponent_offset));
+    const VF subnormal = hn::Mul(hn::ConvertTo(df, hn::BitCast(di, magnitude)), subnormal_scale);
+    const VF value = hn::IfThenElse(hn::RebindMask(df, hn::Lt(magnitude, first_normal)), subnormal, normal);
     const VF signed_value = hn::Or(value, hn::BitCast(df, hn::ShiftLeftSame(hn::And(code, sign_bit), sign_shift)));
     const auto exceptional = hn::Or(hn::Eq(code, exception_code), hn::Not(hn::Lt(magnitude, exception_from)));
     if (HWY_LIKELY(hn::AllFalse(du, exceptional))) return signed_value;
-    const VF looked_up = hn::GatherIndex(df, table, hn::BitCast(hn::RebindToSigned<DF>(), code));
+    const VF looked_up = hn::GatherIndex(df, table, hn::BitCast(di, code));
     return hn::IfThenElse(hn::RebindMask(df, exceptional), looked_up, signed_value);
   }
   float One(const std::uint8_t* HWY_RESTRICT row, std::size_t j) const { return table[row[j]]; }
+};
+
+// Rows of one-byte codes, decoded by the half rule of byte_decode.hpp: the code's fields
+// moved to where fp16 keeps them (a multiply by 2^(10 - M) in 16-bit lanes, which does
+// not take the shuffle port as a shift by a register count does), then fp16 -> fp32 in
+// one instruction. The values are the weights divided by the rule's scale 2^(15 - bias);
+// the caller multiplies x by it instead (exact; see MatVecHalfBytes). Without
+// kExceptions (E5M2) every code converts to its value; with it, lanes whose magnitude
+// is exception_from or more take scaled_table's value. kTopByte: the code is h's top
+// byte (E5M2: shift 8, mask 0xFF00), h = the code shifted by a constant, two operations
+// instead of three.
+template <bool kExceptions, bool kTopByte>
+struct HalfByteRows {
+  using D16 = hn::Rebind<std::int16_t, DF>;
+  using V16 = hn::Vec<D16>;
+  // Scalar vectors hold one code, too few to mark four vectors' worth: no deferral there.
+  static constexpr bool kDeferredExceptions = kExceptions && HWY_TARGET != HWY_SCALAR;
+  static constexpr bool kHasExceptions = kExceptions;
+  using DMarks = std::conditional_t<HWY_TARGET == HWY_SCALAR, hn::Rebind<std::uint8_t, DF>,
+                                    hn::Repartition<std::uint8_t, DF>>;
+  const std::uint8_t* codes;
+  std::size_t ld;
+  const float* scaled_table;  // table / scale
+  bool sign_extend;
+  V16 shift_factor, half_mask, magnitude_bits, exception_below;
+  hn::Vec<DMarks> byte_magnitude_mask, byte_exception_from;
+
+  HalfByteRows(const std::uint8_t* codes_in, std::size_t ld_in, const float* scaled_table_in,
+               const HalfByteDecode& d)
+      : codes(codes_in),
+        ld(ld_in),
+        scaled_table(scaled_table_in),
+        sign_extend(d.sign_extend),
+        shift_factor(hn::Set(D16(), std::int16_t(1 << d.half_shift))),
+        half_mask(hn::Set(D16(), std::int16_t(std::uint16_t(d.half_mask)))),
+        magnitude_bits(hn::Set(D16(), std::int16_t(0x7FFF))),
+        exception_below(hn::Set(D16(), std::int16_t(std::min<std::uint32_t>(d.exception_from << d.half_shift, 0x7FFF)))),
+        byte_magnitude_mask(hn::Set(DMarks(), std::uint8_t(d.sign_extend ? 0x7F : 0xFF))),
+        byte_exception_from(hn::Set(DMarks(), std::uint8_t(std::min<std::uint32_t>(d.exception_from, 0xFF)))) {}
+
+  const std::uint8_t* row(std::size_t p) const { return codes + p * ld; }
+  // The fp16 codes h of the codes at row + j.
+  V16 HalfCodes(const std::uint8_t* HWY_RESTRICT row, std::size_t j) const {
+    const D16 d16;
+    const hn::Rebind<std::int8_t, DF> d8;
+    const hn::Rebind<std::uint8_t, DF> du8;
+    const hn::Rebind<std::uint16_t, DF> du16;
+    if constexpr (kTopByte) return hn::BitCast(d16, hn::ShiftLeft<8>(hn::PromoteTo(du16, hn::LoadU(du8, row + j))));
+    const V16 extended = sign_extend ? hn::PromoteTo(d16, hn::LoadU(d8, reinterpret_cast<const std::int8_t*>(row + j)))
+                                     : hn::BitCast(d16, hn::PromoteTo(du16, hn::LoadU(du8, row + j)));
+    return hn::And(hn::Mul(extended, shift_factor), half_mask);
+  }
+  VF Load(const std::uint8_t* HWY_RESTRICT row, std::size_t j) const {
+    const DF df;
+    const D16 d16;
+    const hn::Rebind<std::uint8_t, DF> du8;
+    const V16 h = HalfCodes(row, j);
+    const VF value = hn::PromoteTo(df, hn::BitCast(hn::Rebind<hwy::float16_t, DF>(), h));
+    if constexpr (!kExceptions) return value;
+    const auto exceptional = hn::Not(hn::Lt(hn::And(h, magnitude_bits), exception_below));
+    if (HWY_LIKELY(hn::AllFalse(d16, exceptional))) return value;
+    const hn::RebindToSigned<DF> di;
+    const VF looked_up = hn::GatherIndex(df, scaled_table, hn::PromoteTo(di, hn::LoadU(du8, row + j)));
+    const auto wide = hn::MaskFromVec(hn::PromoteTo(di, hn::VecFromMask(d16, exceptional)));
+    return hn::IfThenElse(hn::RebindMask(df, wide), looked_up, value);
+  }
+  float One(const std::uint8_t* HWY_RESTRICT row, std::size_t j) const { return scaled_table[row[j]]; }
+
+  // The exception test deferred over a group of rows and four vectors of columns:
+  // Mark keeps the largest magnitude byte among the next 4 * Lanes(DF) codes (one load
+  // and two byte operations per 64 codes on AVX-512, instead of a compare, a mask test
+  // and a branch per 16), LoadUnchecked converts without looking at exceptions, and
+  // AccumulateRowGroup redoes the group through Load when Clean fails.
+  hn::Vec<DMarks> NoMarks() const { return hn::Zero(DMarks()); }
+  void Mark(const std::uint8_t* HWY_RESTRICT row, std::size_t j, hn::Vec<DMarks>& marks) const {
+    marks = hn::Max(marks, hn::And(hn::LoadU(DMarks(), row + j), byte_magnitude_mask));
+  }
+  bool Clean(hn::Vec<DMarks> marks) const { return hn::AllTrue(DMarks(), hn::Lt(marks, byte_exception_from)); }
+  VF LoadUnchecked(const std::uint8_t* HWY_RESTRICT row, std::size_t j) const {
+    return hn::PromoteTo(DF(), hn::BitCast(hn::Rebind<hwy::float16_t, DF>(), HalfCodes(row, j)));
+  }
+};
+
+// Rows whose exception test AccumulateRowGroup defers (HalfByteRows with exceptions),
+// and rows that have none to test (HalfByteRows without).
+template <class Rows>
+concept DeferredExceptions = requires { requires Rows::kDeferredExceptions; };
+template <class Rows>
+concept ExceptionFree = requires { requires !Rows::kHasExceptions; };
+
+// Rows of fp16 codes, converted by F16C (vcvtph2ps) where the target has it: exact for
+// every code; MatVecHalf checks the NaNs' and infinities' bits against the format's
+// decoding before it trusts the target's conversion.
+struct HalfRows {
+  const std::uint16_t* codes;
+  std::size_t ld;
+
+  const std::uint16_t* row(std::size_t p) const { return codes + p * ld; }
+  VF Load(const std::uint16_t* HWY_RESTRICT row, std::size_t j) const {
+    const hn::Rebind<std::uint16_t, DF> d16;
+    return hn::PromoteTo(DF(), hn::BitCast(hn::Rebind<hwy::float16_t, DF>(), hn::LoadU(d16, row + j)));
+  }
+  float One(const std::uint16_t* HWY_RESTRICT row, std::size_t j) const {
+    const D1 d1;
+    const hn::Rebind<std::uint16_t, D1> d16;
+    return hn::GetLane(hn::PromoteTo(d1, hn::BitCast(hn::Rebind<hwy::float16_t, D1>(), hn::LoadU(d16, row + j))));
+  }
 };
 
 // Rows of bf16 codes: fp32's top half, so a shift decodes every code exactly
@@ -139,10 +265,37 @@ HWY_INLINE void AccumulateRowGroup(const Rows& rows, const float* HWY_RESTRICT x
     row[r] = rows.row(p + r);
     weight[r] = hn::Set(df, x[p + r]);
   }
-  for (std::size_t j = j0; j < vector_end; j += lanes) {
+  std::size_t j = j0;
+  if constexpr (DeferredExceptions<Rows>) {
+    constexpr std::size_t kVectors = 4;
+    for (; j + kVectors * lanes <= vector_end; j += kVectors * lanes) {
+      VF sum[kVectors];
+      for (std::size_t v = 0; v < kVectors; ++v) sum[v] = hn::LoadU(df, y + j + v * lanes);
+      auto marks = rows.NoMarks();
+      HWY_UNROLL(8)
+      for (std::size_t r = 0; r < R; ++r) {
+        rows.Mark(row[r], j, marks);
+        for (std::size_t v = 0; v < kVectors; ++v)
+          sum[v] = hn::MulAdd(weight[r], rows.LoadUnchecked(row[r], j + v * lanes), sum[v]);
+      }
+      if (HWY_UNLIKELY(!rows.Clean(marks))) {  // the same steps, exceptions taken from the table
+        for (std::size_t v = 0; v < kVectors; ++v) sum[v] = hn::LoadU(df, y + j + v * lanes);
+        for (std::size_t r = 0; r < R; ++r)
+          for (std::size_t v = 0; v < kVectors; ++v)
+            sum[v] = hn::MulAdd(weight[r], rows.Load(row[r], j + v * lanes), sum[v]);
+      }
+      for (std::size_t v = 0; v < kVectors; ++v) hn::StoreU(sum[v], df, y + j + v * lanes);
+    }
+  }
+  for (; j < vector_end; j += lanes) {
     VF sum = hn::LoadU(df, y + j);
     HWY_UNROLL(8)
-    for (std::size_t r = 0; r < R; ++r) sum = hn::MulAdd(weight[r], rows.Load(row[r], j), sum);
+    for (std::size_t r = 0; r < R; ++r) {
+      if constexpr (ExceptionFree<Rows>)
+        sum = hn::MulAdd(weight[r], rows.LoadUnchecked(row[r], j), sum);
+      else
+        sum = hn::MulAdd(weight[r], rows.Load(row[r], j), sum);
+    }
     hn::StoreU(sum, df, y + j);
   }
   for (std::size_t j = vector_end; j < end; ++j) {
@@ -188,6 +341,73 @@ HWY_NOINLINE bool MatVecScaledBytes(const float* x, const std::uint8_t* codes, s
     const VU got = hn::BitCast(du, rows.Load(every_code, c));
     if (!hn::AllTrue(du, hn::Eq(got, hn::BitCast(du, hn::LoadU(df, table + c))))) return false;
   }
+  AccumulateRows(rows, x, k, n, y);
+  return true;
+}
+// The same with the half rule, whose decoded values are the weights divided by
+// scale = 2^(15 - bias): each step is MulAdd(x[p] * scale, B[p][j] / scale, y[j]), the
+// same product (both factors exact: powers of two, no overflow, checked) and so the
+// same bits as MulAdd(x[p], B[p][j], y[j]), NaNs and infinities included. False (and y
+// untouched) when the rule differs from the table on this target, or x * scale
+// overflows.
+template <bool kExceptions, bool kTopByte>
+HWY_INLINE bool MatVecHalfBytesOf(const float* x, const std::uint8_t* codes, std::size_t ld, std::size_t k,
+                                  std::size_t n, const float* table, const HalfByteDecode& decode, float* y) {
+  HWY_ALIGN float scaled_table[256];
+  for (std::size_t c = 0; c < 256; ++c) {
+    scaled_table[c] = table[c] / decode.scale;
+    if (std::bit_cast<std::uint32_t>(scaled_table[c] * decode.scale) != std::bit_cast<std::uint32_t>(table[c]))
+      return false;
+  }
+  const HalfByteRows<kExceptions, kTopByte> rows(codes, ld, scaled_table, decode);
+  const DF df;
+  const DU du;
+  const std::size_t lanes = hn::Lanes(df);
+  const VF scale = hn::Set(df, decode.scale);
+  HWY_ALIGN std::uint8_t every_code[256];
+  for (std::size_t c = 0; c < 256; ++c) every_code[c] = std::uint8_t(c);
+  for (std::size_t c = 0; c < 256; c += lanes) {
+    const VU got = hn::BitCast(du, hn::Mul(rows.Load(every_code, c), scale));
+    if (!hn::AllTrue(du, hn::Eq(got, hn::BitCast(du, hn::LoadU(df, table + c))))) return false;
+  }
+  std::vector<float> scaled_x(k);
+  for (std::size_t p = 0; p < k; ++p) {
+    scaled_x[p] = x[p] * decode.scale;
+    if (std::isinf(scaled_x[p]) && !std::isinf(x[p])) return false;
+  }
+  AccumulateRows(rows, scaled_x.data(), k, n, y);
+  return true;
+}
+HWY_NOINLINE bool MatVecHalfBytes(const float* x, const std::uint8_t* codes, std::size_t ld, std::size_t k,
+                                  std::size_t n, const float* table, const HalfByteDecode& decode, float* y) {
+  const bool top_byte = decode.half_shift == 8 && decode.half_mask == 0xFF00;
+  if (decode.exception_from > 0xFF)
+    return top_byte ? MatVecHalfBytesOf<false, true>(x, codes, ld, k, n, table, decode, y)
+                    : MatVecHalfBytesOf<false, false>(x, codes, ld, k, n, table, decode, y);
+  return top_byte ? MatVecHalfBytesOf<true, true>(x, codes, ld, k, n, table, decode, y)
+                  : MatVecHalfBytesOf<true, false>(x, codes, ld, k, n, table, decode, y);
+}
+// y continued over k rows of fp16 codes, after checking the target's conversion of the
+// `count` codes `check` against their values `expected`; false (y untouched) if one
+// differs.
+HWY_NOINLINE bool MatVecHalf(const float* x, const std::uint16_t* codes, std::size_t ld, std::size_t k,
+                             std::size_t n, const std::uint16_t* check, const float* expected, std::size_t count,
+                             float* y) {
+  const HalfRows rows{codes, ld};
+  const DF df;
+  const DU du;
+  const std::size_t lanes = hn::Lanes(df), padded = (count + lanes - 1) / lanes * lanes;
+  std::vector<std::uint16_t> codes_padded(padded, 0);
+  std::vector<float> expected_padded(padded, 0.0f);
+  std::copy(check, check + count, codes_padded.begin());
+  std::copy(expected, expected + count, expected_padded.begin());
+  for (std::size_t i = 0; i < padded; i += lanes) {
+    const VU got = hn::BitCast(du, rows.Load(codes_padded.data(), i));
+    if (!hn::AllTrue(du, hn::Eq(got, hn::BitCast(du, hn::LoadU(df, expected_padded.data() + i))))) return false;
+  }
+  for (std::size_t i = 0; i < count; ++i)
+    if (std::bit_cast<std::uint32_t>(rows.One(check, i)) != std::bit_cast<std::uint32_t>(expected[i]))
+      return false;
   AccumulateRows(rows, x, k, n, y);
   return true;
 }

@@ -1,8 +1,9 @@
 // The matrix-vector path (m = 1, fp32 accumulation): runtime dispatch of matvec-inl.h.
-// One-byte codes are decoded inside the kernel (by shift and scale where
-// byte_decode.hpp's rule fits the format, else by table lookup); wider codes are decoded a few
-// rows at a time into a buffer that stays in cache, then accumulated the same way,
-// except bf16 codes, which a shift decodes inside the kernel.
+// One-byte codes are decoded inside the kernel: by byte_decode.hpp's half rule (fp16
+// fields, then F16C) where it fits the format, else by its fp32 rule, else by table
+// lookup; bf16 and fp16 codes are decoded inside the kernel too (a shift; F16C). Other
+// wider codes are decoded a few rows at a time into a buffer that stays in cache, then
+// accumulated the same way.
 
 // Highway compiles this file once per target, re-including matvec-inl.h each time.
 #undef HWY_TARGET_INCLUDE
@@ -14,11 +15,13 @@
 
 #if HWY_ONCE
 #include <algorithm>
+#include <iterator>
 #include <vector>
 
 #include "matmul/bf16_dot.hpp"
 #include "matmul/byte_decode.hpp"
 #include "matmul/paths.hpp"
+#include "softfloat/simd.hpp"
 
 namespace softfloat::matmul_detail {
 
@@ -26,13 +29,44 @@ HWY_EXPORT(MatVecTable8);
 HWY_EXPORT(MatVecScaledBytes);
 HWY_EXPORT(MatVecFloats);
 HWY_EXPORT(MatVecBf16);
+HWY_EXPORT(MatVecHalfBytes);
+HWY_EXPORT(MatVecHalf);
 
 namespace {
 // The bf16 format: fp32's exponent and bias, the top 7 bits of its mantissa, IEEE
 // specials, so that a code shifted left by 16 is the float of its value.
 constexpr Format bfloat16_layout{8, 7, 127};
+constexpr Format binary16_layout{5, 10, 15};
+// The fp16 codes whose conversion MatVecHalf checks on its target before each call:
+// zeros, the smallest and largest subnormals, normals, the largest finite value,
+// infinities, signalling and quiet NaNs with payloads, both signs.
+constexpr std::uint16_t kHalfCheckCodes[] = {0x0000, 0x8000, 0x0001, 0x8001, 0x03FF, 0x83FF, 0x0400, 0x3C00,
+                                             0x7BFF, 0xFBFF, 0x7C00, 0xFC00, 0x7C01, 0xFC01, 0x7DFF, 0x7E00,
+                                             0xFE00, 0x7E01, 0x7FFF, 0xFFFF};
 // Decoded rows of wider codes per pass: about 64 KiB of fp32, at least one row.
 constexpr std::size_t kBufferFloats = std::size_t{1} << 14;
+}  // namespace
+
+namespace {
+// y continued over B's one-byte codes by `rule` alone; false (y untouched) when the rule
+// does not apply to the format or, checked on this target, differs from the table.
+bool matvec_bytes(const float* x, const CodeMatrix& b, const float table[256], float* y, std::size_t n, std::size_t k,
+                  ByteRule rule) {
+  switch (rule) {
+    case ByteRule::half: {
+      HalfByteDecode half;
+      return half_byte_decode_for(b.format(), table, half) &&
+             HWY_DYNAMIC_DISPATCH(MatVecHalfBytes)(x, b.row_codes(0), b.ld(), k, n, table, half, y);
+    }
+    case ByteRule::fp32: {
+      ByteDecode decode;
+      return byte_decode_for(b.format(), table, decode) &&
+             HWY_DYNAMIC_DISPATCH(MatVecScaledBytes)(x, b.row_codes(0), b.ld(), k, n, table, decode, y);
+    }
+    case ByteRule::table: HWY_DYNAMIC_DISPATCH(MatVecTable8)(x, b.row_codes(0), b.ld(), k, n, table, y); return true;
+  }
+  return false;
+}
 }  // namespace
 
 void matvec_fp32(const CodeMatrix& a, const CodeMatrix& b, float* s, std::size_t n, std::size_t k, bool pairs) {
@@ -44,17 +78,22 @@ void matvec_fp32(const CodeMatrix& a, const CodeMatrix& b, float* s, std::size_t
     HWY_ALIGN float table[256];
     b.decode_table(table);
     if (pairs && matvec_bf16_dot(x.data(), b, table, s, n, k)) return;
-    ByteDecode decode;
-    if (byte_decode_for(b.format(), table, decode) &&
-        HWY_DYNAMIC_DISPATCH(MatVecScaledBytes)(x.data(), b.row_codes(0), b.ld(), k, n, table, decode, s))
-      return;
-    HWY_DYNAMIC_DISPATCH(MatVecTable8)(x.data(), b.row_codes(0), b.ld(), k, n, table, s);
+    for (ByteRule rule : {ByteRule::half, ByteRule::fp32, ByteRule::table})
+      if (matvec_bytes(x.data(), b, table, s, n, k, rule)) return;
     return;
   }
   if (b.code_bytes() == 2 && b.format() == bfloat16_layout) {
     HWY_DYNAMIC_DISPATCH(MatVecBf16)(x.data(), reinterpret_cast<const std::uint16_t*>(b.row_codes(0)), b.ld(), k, n,
                                      s);
     return;
+  }
+  if (b.code_bytes() == 2 && b.format() == binary16_layout) {
+    constexpr std::size_t count = std::size(kHalfCheckCodes);
+    float expected[count];
+    simd::dequantize(kHalfCheckCodes, count, expected, b.format());
+    if (HWY_DYNAMIC_DISPATCH(MatVecHalf)(x.data(), reinterpret_cast<const std::uint16_t*>(b.row_codes(0)), b.ld(), k,
+                                         n, kHalfCheckCodes, expected, count, s))
+      return;
   }
   const std::size_t rows_per_pass = std::clamp<std::size_t>(kBufferFloats / n, 1, k);
   std::vector<float> rows(rows_per_pass * n);
@@ -63,6 +102,17 @@ void matvec_fp32(const CodeMatrix& a, const CodeMatrix& b, float* s, std::size_t
     for (std::size_t r = 0; r < count; ++r) b.decode_row(p0 + r, 0, n, rows.data() + r * n);
     HWY_DYNAMIC_DISPATCH(MatVecFloats)(x.data() + p0, rows.data(), n, count, n, s);
   }
+}
+
+bool matvec_fp32_by_rule(const CodeMatrix& a, const CodeMatrix& b, float* s, std::size_t n, std::size_t k,
+                        ByteRule rule) {
+  std::fill(s, s + n, 0.0f);
+  if (k == 0) return true;
+  std::vector<float> x(k);
+  a.decode_row(0, 0, k, x.data());
+  HWY_ALIGN float table[256];
+  b.decode_table(table);
+  return matvec_bytes(x.data(), b, table, s, n, k, rule);
 }
 
 }  // namespace softfloat::matmul_detail

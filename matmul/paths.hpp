@@ -19,6 +19,13 @@ void gemm_fp32(const CodeMatrix& a, const CodeMatrix& b, float* s, std::size_t l
 // products (bf16_dot.hpp) when `pairs`, which the caller sets only where the kernel
 // choice (kernel_choice.hpp) named that kernel.
 void matvec_fp32(const CodeMatrix& a, const CodeMatrix& b, float* s, std::size_t n, std::size_t k, bool pairs);
+// The in-register decodings of one-byte codes that matvec_fp32 tries in this order
+// (byte_decode.hpp): the half rule (F16C), the fp32 rule, the table.
+enum class ByteRule { half, fp32, table };
+// matvec_fp32 without pairs for one-byte B, by `rule` alone: false when the rule does
+// not apply to B's format on the dispatched target (s then holds zeros).
+bool matvec_fp32_by_rule(const CodeMatrix& a, const CodeMatrix& b, float* s, std::size_t n, std::size_t k,
+                         ByteRule rule);
 // Any accumulator format: one running sum per element in k order, each step one
 // fused multiply-add rounded to `accumulator` by round_to_format(). In vector lanes on
 // the dispatched Highway target where accumulator_in_lanes(accumulator) (the columns

@@ -122,9 +122,10 @@ void check_every_byte_code_of(::testing::Types<F...>) {
 TEST_P(MatmulEveryTarget, MatrixVectorDecodesEveryByteCode) {
   const ScopedSummation in_order(MatmulSummation::in_order);
   check_every_byte_code_of(test_formats::ByteFormats{});
-  // Bias -1: the rule's scale 2^(127 - bias) is not a float, so the table-lookup
+  // Bias 125: the fp32 rule's subnormal scale 2^(1 - 125 - 3) = 2^-127 is not a normal
+  // float and the half rule's 2^(15 - 125) is out of its range, so the table-lookup
   // kernel runs.
-  check_every_byte_code<Float<4, 3, -1, false>>();
+  check_every_byte_code<Float<4, 3, 125, false>>();
   // Unsigned, no zero, no subnormals: the rule misses codes 0 and 1, so every lane is
   // taken from the table through the exception path.
   check_every_byte_code<Float<7, 1, 63, false, Specials::fn, false, false>>();
@@ -181,14 +182,20 @@ TEST_P(MatmulEveryTarget, Bf16FitScansEveryValue) {
 TEST(MatrixVectorByteDecode, RuleConstantsByHand) {
   struct Case {
     Format format;
-    std::uint32_t mask, shift;
-    float scale;
+    std::uint32_t mask, shift, exponent_offset, first_normal;
+    float subnormal_scale;
     std::uint32_t sign_bit, sign_shift, exception_code, exception_from;
   };
-  const Case cases[] = {{E4M3::format, 0x7F, 20, 0x1p120f, 0x80, 24, 0x7F, 0x7F},
-                        {E5M2::format, 0x7F, 21, 0x1p112f, 0x80, 24, 0x7C, 0x7C},
-                        {E8M0::format, 0xFF, 23, 1.0f, 0x00, 23, 0x00, 0xFF},
-                        {E2M1::format, 0x07, 22, 0x1p126f, 0x08, 28, 256, 256}};
+  // The exponent offset is (127 - bias) << 23: 120 << 23 = 0x3C00'0000 for E4M3,
+  // 112 << 23 = 0x3800'0000 for E5M2, 0 for E8M0, 126 << 23 = 0x3F00'0000 for E2M1. The
+  // subnormal scale 2^(1 - bias - M): 2^(1 - 7 - 3) = 2^-9 (E4M3's smallest subnormal,
+  // code 0x01), 2^(1 - 15 - 2) = 2^-16 (E5M2's), 2^(1 - 127 - 0) = 2^-126 (E8M0, which
+  // has no subnormals: magnitude 0 is the only one below first_normal 1), 2^-1 (E2M1's
+  // 0.5). E8M0's code 0 is 2^-127, which the rule makes 0 * 2^-126 = 0: an exception.
+  const Case cases[] = {{E4M3::format, 0x7F, 20, 0x3C000000, 8, 0x1p-9f, 0x80, 24, 0x7F, 0x7F},
+                        {E5M2::format, 0x7F, 21, 0x38000000, 4, 0x1p-16f, 0x80, 24, 0x7C, 0x7C},
+                        {E8M0::format, 0xFF, 23, 0x00000000, 1, 0x1p-126f, 0x00, 23, 0x00, 0xFF},
+                        {E2M1::format, 0x07, 22, 0x3F000000, 2, 0x1p-1f, 0x08, 28, 256, 256}};
   for (const Case& c : cases) {
     SCOPED_TRACE(format_name(c.format));
     float table[256];
@@ -197,18 +204,192 @@ TEST(MatrixVectorByteDecode, RuleConstantsByHand) {
     ASSERT_TRUE(matmul_detail::byte_decode_for(c.format, table, d));
     EXPECT_EQ(d.magnitude_mask, c.mask);
     EXPECT_EQ(d.mantissa_shift, c.shift);
-    EXPECT_EQ(d.scale, c.scale);
+    EXPECT_EQ(d.exponent_offset, c.exponent_offset);
+    EXPECT_EQ(d.first_normal, c.first_normal);
+    EXPECT_EQ(d.subnormal_scale, c.subnormal_scale);
     EXPECT_EQ(d.sign_bit, c.sign_bit);
     EXPECT_EQ(d.sign_shift, c.sign_shift);
     EXPECT_EQ(d.exception_code, c.exception_code);
     EXPECT_EQ(d.exception_from, c.exception_from);
   }
-  // A bias whose scale is no float: no rule (the table kernel runs).
-  using Unscalable = Float<4, 3, -1, false>;
+  // A bias whose subnormal scale 2^(1 - bias - M) is no normal float: no rule (the
+  // table kernel runs). Bias 125, M = 3: 2^-127.
+  using Unscalable = Float<4, 3, 125, false>;
   float table[256];
   matmul_detail::CodeMatrix(detail::MatmulOperand{nullptr, 1, Unscalable::format, 0}).decode_table(table);
   matmul_detail::ByteDecode d{};
   EXPECT_FALSE(matmul_detail::byte_decode_for(Unscalable::format, table, d));
+}
+
+// The half rule's constants by hand. E4M3 (0bS'EEEE'MMM): sign-extended and shifted up by
+// 10 - 3 = 7, the sign lands on bits 15 and 14, so the mask 0b1'0'1111'111'0000000 =
+// 0xBF80 keeps bit 15 and the magnitude at bits 13 .. 7; the fp16 value is 2^(7 - 15)
+// times E4M3's, so the scale is 2^8; the NaN magnitude 0x7F (h = 0x3F80, fp16 1.875)
+// is the only exception. E5M2 is fp16's top byte: shift 8, mask 0xFF00, scale 1, no
+// exception (fp16 infinities and NaNs convert to the table's). E8M0 has 8 exponent
+// bits, more than fp16's 5; E2M1 has 4 bits, not 8: no half rule.
+TEST(MatrixVectorByteDecode, HalfRuleConstantsByHand) {
+  struct Case {
+    Format format;
+    std::uint32_t shift, mask;
+    float scale;
+    std::uint32_t exception_from;
+  };
+  const Case cases[] = {{E4M3::format, 7, 0xBF80, 256.0f, 0x7F}, {E5M2::format, 8, 0xFF00, 1.0f, 256}};
+  for (const Case& c : cases) {
+    SCOPED_TRACE(format_name(c.format));
+    float table[256];
+    matmul_detail::CodeMatrix(detail::MatmulOperand{nullptr, 1, c.format, 0}).decode_table(table);
+    matmul_detail::HalfByteDecode d{};
+    ASSERT_TRUE(matmul_detail::half_byte_decode_for(c.format, table, d));
+    EXPECT_TRUE(d.sign_extend);
+    EXPECT_EQ(d.half_shift, c.shift);
+    EXPECT_EQ(d.half_mask, c.mask);
+    EXPECT_EQ(d.scale, c.scale);
+    EXPECT_EQ(d.exception_from, c.exception_from);
+  }
+  for (const Format& format : {E8M0::format, E2M1::format}) {
+    float table[256];
+    matmul_detail::CodeMatrix(detail::MatmulOperand{nullptr, 1, format, 0}).decode_table(table);
+    matmul_detail::HalfByteDecode d{};
+    EXPECT_FALSE(matmul_detail::half_byte_decode_for(format, table, d)) << format_name(format);
+  }
+}
+
+// The scalar fp16 conversion the half rule's exceptions are found with, against FP16's
+// decoding (simd::dequantize) on all 65536 codes, NaN payloads included.
+TEST(MatrixVectorByteDecode, HalfToFloatEveryCode) {
+  std::vector<std::uint16_t> codes(0x10000);
+  std::iota(codes.begin(), codes.end(), std::uint16_t{0});
+  std::vector<float> values(codes.size());
+  simd::dequantize(codes.data(), codes.size(), values.data(), FP16::format);
+  for (std::uint32_t h = 0; h < 0x10000; ++h)
+    ASSERT_EQ(std::bit_cast<std::uint32_t>(matmul_detail::half_to_float(std::uint16_t(h))),
+              std::bit_cast<std::uint32_t>(values[h]))
+        << std::hex << h;
+}
+
+// Each one-byte decoding of the matrix-vector path alone (matvec_fp32_by_rule) over
+// every code of F, as in check_every_byte_code: bit for bit the definition wherever the
+// rule applies. The fp32 rule and the table apply to every named format on every
+// target; the half rule to E4M3 on every target, and to E5M2 wherever the target
+// converts fp16 in hardware (F16C: AVX2 and up; Highway's emulation below turns
+// infinities and NaNs into finite values, which the per-call check catches).
+template <class F>
+void check_every_byte_code_by_rule(std::int64_t target) {
+  const std::size_t k = 256, n = 256 + 67;  // a tail past four AVX-512 vectors and one vector
+  Codes<FP32> x(k);
+  for (std::size_t p = 0; p < k; ++p) x[p] = FP32(0.25 + double(p % 7) / 8).bits();
+  Codes<F> b(k * n);
+  for (std::size_t p = 0; p < k; ++p)
+    for (std::size_t j = 0; j < n; ++j) b[p * n + j] = typename F::storage_type((p + j) % 256);
+  const std::vector<float> expected = definition_loop<FP32, F, FP32>(x, b, 1, n, k);
+  const matmul_detail::CodeMatrix a_matrix(operand<FP32>(x, k)), b_matrix(operand<F>(b, n));
+  for (const auto rule : {matmul_detail::ByteRule::half, matmul_detail::ByteRule::fp32, matmul_detail::ByteRule::table}) {
+    const std::string what = format_name(F::format) + " rule " + std::to_string(int(rule));
+    std::vector<float> c(n, -1.0f);
+    const bool applied = matmul_detail::matvec_fp32_by_rule(a_matrix, b_matrix, c.data(), n, k, rule);
+    if (rule != matmul_detail::ByteRule::half) {
+      EXPECT_TRUE(applied) << what;
+    }
+#if HWY_ARCH_X86
+    // E4M3's fp16 codes have no infinities or NaNs, which the emulation gets right too.
+    const bool f16c = target <= HWY_AVX2;
+    if (rule == matmul_detail::ByteRule::half && F::format == E4M3::format) {
+      EXPECT_TRUE(applied) << what;
+    }
+    if (rule == matmul_detail::ByteRule::half && F::format == E5M2::format) {
+      EXPECT_EQ(applied, f16c) << what;
+    }
+#else
+    (void)target;
+#endif
+    if (applied) {
+      EXPECT_EQ(count_differences(c, expected, what), 0u) << what;
+    }
+  }
+}
+template <class... F>
+void check_every_byte_code_by_rule_of(::testing::Types<F...>, std::int64_t target) {
+  (check_every_byte_code_by_rule<F>(target), ...);
+}
+
+TEST_P(MatmulEveryTarget, MatrixVectorByteRulesDecodeEveryCode) {
+  check_every_byte_code_by_rule_of(test_formats::ByteFormats{}, GetParam());
+}
+
+// Weights that are mostly subnormal codes (exponent field 0, as most E4M3 codes of an
+// LLM's N(0, 0.05) weights below 2^-6 are), some normal, and a NaN code in a few rows
+// only, so that some groups of columns meet an exception and others do not; x of
+// normally distributed values. Every rule bit for bit against the definition, and
+// then x holding 2^125, whose product with the half rule's scale 2^8 would overflow: the
+// half rule refuses that x, and the path falls back to the fp32 rule with the same bits.
+template <class F>
+void check_mostly_subnormal(std::uint64_t seed) {
+  constexpr std::uint32_t mantissa_mask = (1u << F::format.mantissa_bits) - 1;
+  const std::size_t k = 300, n = 1000;
+  std::mt19937_64 rng(seed);
+  std::normal_distribution<float> normal(0.0f, 1.0f);
+  Codes<FP32> x(k);
+  // x with 8 significant bits, so that products are exact in fp32 and targets without
+  // FMA (SSE4) give the definition's bits too.
+  for (std::size_t p = 0; p < k; ++p) x[p] = FP32(float(BF16(normal(rng)))).bits();
+  Codes<F> b(k * n);
+  std::size_t subnormal = 0;
+  for (std::size_t i = 0; i < k * n; ++i) {
+    const std::uint32_t bits = std::uint32_t(rng());
+    const std::uint32_t sign = bits & 0x80;
+    std::uint32_t code = sign | (bits >> 8 & mantissa_mask);  // exponent field 0
+    if (bits % 10 == 0) code = bits >> 16 & 0xFF;             // any code, one in ten
+    if (i / n % 50 == 7 && i % 97 == 3) code = sign | 0x7F;   // E4M3's NaN, E5M2's NaN too
+    b[i] = std::uint8_t(code);
+    subnormal += (code & 0x7F) <= mantissa_mask;
+  }
+  ASSERT_GT(subnormal, k * n * 8 / 10);
+  const matmul_detail::CodeMatrix b_matrix(operand<F>(b, n));
+  for (const bool huge : {false, true}) {
+    if (huge) x[k / 2] = FP32(0x1p125).bits();
+    const std::vector<float> expected = definition_loop<FP32, F, FP32>(x, b, 1, n, k);
+    const matmul_detail::CodeMatrix a_matrix(operand<FP32>(x, k));
+    for (const auto rule : {matmul_detail::ByteRule::half, matmul_detail::ByteRule::fp32, matmul_detail::ByteRule::table}) {
+      const std::string what = format_name(F::format) + (huge ? " huge x" : "") + " rule " + std::to_string(int(rule));
+      std::vector<float> c(n, -1.0f);
+      const bool applied = matmul_detail::matvec_fp32_by_rule(a_matrix, b_matrix, c.data(), n, k, rule);
+      if (rule != matmul_detail::ByteRule::half) {
+        EXPECT_TRUE(applied) << what;
+      }
+      if (rule == matmul_detail::ByteRule::half && huge && F::format == E4M3::format) {
+        EXPECT_FALSE(applied) << what;
+      }
+      if (applied) {
+        EXPECT_EQ(count_differences(c, expected, what), 0u) << what;
+      }
+    }
+    std::vector<float> c(n, -1.0f);
+    matmul<FP32, F>(x.data(), b.data(), c.data(), 1, n, k, MatmulSummation::in_order);
+    EXPECT_EQ(count_differences(c, expected, "matmul"), 0u) << format_name(F::format);
+  }
+}
+
+TEST_P(MatmulEveryTarget, MatrixVectorMostlySubnormalWeights) {
+  check_mostly_subnormal<E4M3>(11);
+  check_mostly_subnormal<E5M2>(12);
+}
+
+// x (1 x 64) times B (64 x 1024) holding each of the 65536 fp16 codes once (subnormals,
+// infinities, signalling and quiet NaNs with payloads): the matrix-vector path converts
+// fp16 in its kernel where the target has F16C, else through its buffer; the same bits.
+TEST_P(MatmulEveryTarget, MatrixVectorDecodesEveryFp16Code) {
+  const ScopedSummation in_order(MatmulSummation::in_order);
+  const std::size_t k = 64, n = 1024 + 13;
+  Codes<FP32> x(k);
+  for (std::size_t p = 0; p < k; ++p) x[p] = FP32(0.25 + double(p % 7) / 8).bits();
+  Codes<FP16> b(k * n);
+  for (std::size_t i = 0; i < k * n; ++i) b[i] = std::uint16_t(i);
+  const std::vector<float> expected = definition_loop<FP32, FP16, FP32>(x, b, 1, n, k);
+  std::vector<float> c(n, -1.0f);
+  matmul<FP32, FP16>(x.data(), b.data(), c.data(), 1, n, k);
+  EXPECT_EQ(count_differences(c, expected, "every fp16 code"), 0u);
 }
 
 }  // namespace
