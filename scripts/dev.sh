@@ -360,21 +360,22 @@ fuzz_all() {
 #     load).
 #  4. `pip install -e .` into a third: the package's Python files from the source tree.
 pip_package_phase() {
-  local python work=build-pip
+  local python work=build-pip start=$SECONDS
+  pip_step() { echo "--- $1 (at $((SECONDS - start))s) ---"; }
   python=$(type -P python3) || return 1
   rm -rf "$work" && mkdir -p "$work/outside" || return 1
   local cmake_dir=$repo_root/$work/cmake
-  echo "--- pip install '.[torch,test]' into $work/venv ---"
+  pip_step "pip install '.[torch,test]' into $work/venv"
   "$python" -m venv "$work/venv" &&
     pip_install "$work/venv" "$constraints" -C build-dir="$cmake_dir" ".[torch,test]" || return 1
-  echo "--- the Python tests against the installed package, from $work/outside ---"
+  pip_step "the Python tests against the installed package, from $work/outside"
   (cd "$work/outside" && SOFTFLOAT_TEST_INSTALLED=1 ../venv/bin/python -m pytest -q -rs -p no:cacheprovider \
     "$repo_root/python/tests") || return 1
-  echo "--- pip wheel . and auditwheel repair ---"
+  pip_step "pip wheel . and auditwheel repair"
   "$work/venv/bin/python" -m pip wheel --quiet --no-deps -c "$constraints" -C build-dir="$cmake_dir" \
     -w "$work/dist" . || return 1
   .venv/bin/auditwheel repair --wheel-dir "$work/wheelhouse" "$work"/dist/softfloat-*.whl || return 1
-  echo "--- the repaired wheel in $work/wheel-venv, NumPy 1.26 ---"
+  pip_step "the repaired wheel in $work/wheel-venv, NumPy 1.26"
   "$python" -m venv "$work/wheel-venv" &&
     pip_install "$work/wheel-venv" python/requirements/constraints-numpy1.txt \
       "$work"/wheelhouse/softfloat-*.whl numpy pytest || return 1
@@ -383,7 +384,7 @@ pip_package_phase() {
     "$repo_root/python/tests/test_numpy_versions.py") || return 1
   "$work/wheel-venv/bin/python" python/packaging/check_wheel.py \
     --repaired "$work/wheel-venv/bin/python" --unrepaired "$work/venv/bin/python" || return 1
-  echo "--- pip install -e . into $work/editable-venv ---"
+  pip_step "pip install -e . into $work/editable-venv"
   "$python" -m venv "$work/editable-venv" &&
     pip_install "$work/editable-venv" "$constraints" -C build-dir="$cmake_dir" -e . || return 1
   (cd "$work/outside" && ../editable-venv/bin/python -c "$editable_check" "$repo_root") || return 1

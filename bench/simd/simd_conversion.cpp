@@ -19,6 +19,7 @@
 #include "bench/common/bench_support.hpp"
 #include "simd/array_paths.hpp"
 #include "simd/hardware_shortcuts.hpp"
+#include "bench/common/cpu_context.hpp"
 #include "softfloat/softfloat.hpp"
 
 namespace softfloat::bench_support {

@@ -16,6 +16,7 @@
 
 #include "softfloat/mx.hpp"
 #include "softfloat/nvfp4.hpp"
+#include "bench/common/cpu_context.hpp"
 #include "softfloat/softfloat.hpp"
 
 namespace softfloat::bench_small {

@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# One page per CPU: runs the benchmarks that docs/performance/ reports on this machine,
+# keeps their Google Benchmark JSON in docs/performance/data/NAME/, and writes
+# docs/performance/NAME.md from that JSON with scripts/bench_report.py. NAME names the
+# CPU (for example xeon-sapphire-rapids-kvm); --from-json rewrites the page from the
+# committed JSON without measuring again.
+#
+#   bash docs/performance/regenerate.sh NAME [--from-json]
+#
+# Needs a Release build in build/ with Google Benchmark and OpenBLAS (bash scripts/dev.sh
+# demo, then cmake --build build --target bench_small_calls bench_matmul). One thread;
+# medians of 3 repetitions. Run it on a quiet machine: other processes on the two cores
+# move the numbers.
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/../.."
+name=${1:?usage: bash docs/performance/regenerate.sh NAME [--from-json]}
+data=docs/performance/data/$name
+page=docs/performance/$name.md
+python=${PYTHON:-.venv/bin/python}
+mkdir -p "$data"
+
+# Each benchmark: its JSON file, the command (run from the repository root), the
+# baseline row and whether the ratio is a speed-up over it.
+small_calls='build/bench/simd/bench_small_calls --benchmark_min_time=0.05 --benchmark_repetitions=3 --benchmark_report_aggregates_only=true'
+matvec="build/bench/matmul/bench_matmul --benchmark_filter='matvec|sgemv' --benchmark_min_time=0.3 --benchmark_repetitions=3 --benchmark_report_aggregates_only=true"
+matvec_avx2="SOFTFLOAT_MAX_ISA=avx2 OPENBLAS_CORETYPE=Haswell $matvec"
+
+if [[ ${2:-} != --from-json ]]; then
+  bash -c "$small_calls --benchmark_format=json" >"$data/small_calls.json"
+  bash -c "$matvec --benchmark_format=json" >"$data/matvec.json"
+  bash -c "$matvec_avx2 --benchmark_format=json" >"$data/matvec_avx2.json"
+fi
+
+{
+  echo "# $name"
+  echo
+  echo "Made by \`bash docs/performance/regenerate.sh $name\` from the JSON in \`data/$name/\`"
+  echo "(commit $(git rev-parse --short HEAD) when the page was written). One thread, medians of"
+  echo "3 repetitions; each ratio is to a baseline measured in the same process."
+  echo
+  "$python" scripts/bench_report.py "$data/small_calls.json" --baseline 'memcpy_fp32/{size}' \
+    --title 'One call on 16 to 4096 values (time / memcpy of the same floats)' --command "$small_calls"
+  echo
+  "$python" scripts/bench_report.py "$data/matvec.json" --speedup \
+    --baseline 'openblas_sgemv_1x8192x8192/threads:1/real_time' \
+    --title 'Matrix-vector product, 1 x 8192 x 8192 (speed-up over OpenBLAS sgemv)' --command "$matvec"
+  echo
+  "$python" scripts/bench_report.py "$data/matvec_avx2.json" --speedup \
+    --baseline 'openblas_sgemv_1x8192x8192/threads:1/real_time' \
+    --title 'The same under SOFTFLOAT_MAX_ISA=avx2 and OpenBLAS Haswell kernels' --command "$matvec_avx2"
+} >"$page"
+echo "wrote $page"
