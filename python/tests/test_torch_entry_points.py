@@ -42,13 +42,13 @@ def test_overlapping_out_is_refused():
         sft.quantize(storage[:64], "bf16", out=storage[1:])
 
 
-def test_torch_versions_older_than_2_13_are_refused():
+def test_torch_1_is_refused():
     from softfloat.torch._version import require_supported_torch
 
-    for supported in ("2.13.0+cpu", "2.13.0", "2.14.0a0+git1234", "3.0.0"):
+    for supported in ("2.13.0+cpu", "2.13.0", "2.1.0", "2.14.0a0+git1234", "3.0.0"):
         require_supported_torch(supported)
-    for old, message in (("1.13.1", "torch 1.13.1"), ("2.12.1+cu121", "torch 2.12.1+cu121")):
-        with pytest.raises(ImportError, match=r"needs torch 2\.13 or newer; this environment has " + re.escape(message)):
+    for old, message in (("1.13.1", "torch 1.13.1"), ("2.0.1+cu118", "torch 2.0.1+cu118")):
+        with pytest.raises(ImportError, match=r"needs torch 2\.1 or newer; this environment has " + re.escape(message)):
             require_supported_torch(old)
     with pytest.raises(ImportError, match="cannot read torch's version 'nightly'"):
         require_supported_torch("nightly")

@@ -8,8 +8,9 @@ recipes, quantized layers and low-precision optimizers for CPU tensors.
 
 Everything calls the compiled module softfloat._core on the tensors' memory (nothing is
 compiled at import). softfloat.torch.distributed puts gradients on the wire in any
-format (a DDP communication hook and an all-reduce). Needs torch 2.13 or newer, the
-release the tests run (pyproject.toml's extra `torch`); older ones are refused at import.
+format (a DDP communication hook and an all-reduce). Needs torch 2 (2.1 or newer); the
+tests run torch 2.13, which pyproject.toml's extra `torch` asks for. torch 1 is refused
+at import.
 """
 import torch as _torch  # noqa: F401 (a clear ImportError here when torch is missing)
 
