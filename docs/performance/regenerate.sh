@@ -21,8 +21,8 @@ mkdir -p "$data"
 
 # Each benchmark: its JSON file, the command (run from the repository root), the
 # baseline row and whether the ratio is a speed-up over it.
-small_calls='build/bench/simd/bench_small_calls --benchmark_min_time=0.05 --benchmark_repetitions=3 --benchmark_report_aggregates_only=true'
-matvec="build/bench/matmul/bench_matmul --benchmark_filter='matvec|sgemv' --benchmark_min_time=0.3 --benchmark_repetitions=3 --benchmark_report_aggregates_only=true"
+small_calls="${BUILD:-build}/bench/simd/bench_small_calls --benchmark_min_time=0.05 --benchmark_repetitions=3 --benchmark_report_aggregates_only=true"
+matvec="${BUILD:-build}/bench/matmul/bench_matmul --benchmark_filter='matvec.*threads:1/|sgemv.*threads:1' --benchmark_min_time=0.3 --benchmark_repetitions=3 --benchmark_report_aggregates_only=true"
 matvec_avx2="SOFTFLOAT_MAX_ISA=avx2 OPENBLAS_CORETYPE=Haswell $matvec"
 
 if [[ ${2:-} != --from-json ]]; then
