@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "block_formats/packed_codes.hpp"
 #include "runtime/memory_checks.hpp"
 #include "softfloat/escape.hpp"
 #include "softfloat/exact_value.hpp"
@@ -123,24 +124,8 @@ ExactValue decode_element(std::uint32_t code, Element element) {
   return value;
 }
 
-// Code i of a little-endian bit stream of `width`-bit codes: bit j of code i is bit
-// i * width + j of the stream, bit k of the stream is bit k % 8 of byte k / 8. This is the
-// packed layout of softfloat::simd::quantize_packed (E2M1: element 0 in the low nibble),
-// written here from its definition rather than through the packing loops.
-std::uint32_t read_bits(const std::uint8_t* bytes, std::size_t i, int width) {
-  std::uint32_t code = 0;
-  for (int j = 0; j < width; ++j) {
-    const std::size_t k = i * std::size_t(width) + std::size_t(j);
-    code |= std::uint32_t((bytes[k / 8] >> (k % 8)) & 1u) << j;
-  }
-  return code;
-}
-void write_bits(std::uint8_t* bytes, std::size_t i, int width, std::uint32_t code) {
-  for (int j = 0; j < width; ++j) {
-    const std::size_t k = i * std::size_t(width) + std::size_t(j);
-    if ((code >> j) & 1u) bytes[k / 8] = std::uint8_t(bytes[k / 8] | (1u << (k % 8)));
-  }
-}
+using block_detail::read_bits;
+using block_detail::write_bits;
 
 // The largest magnitude of a block as an ExactValue: NaN if any value is NaN, else
 // infinity if any is infinite, else the largest |x| (float comparisons of magnitudes

@@ -104,6 +104,10 @@ void matvec_fp32(const CodeMatrix& a, const CodeMatrix& b, float* s, std::size_t
   }
 }
 
+void matvec_rows_fp32(const float* x, const float* rows, std::size_t ld, std::size_t count, std::size_t n, float* y) {
+  HWY_DYNAMIC_DISPATCH(MatVecFloats)(x, rows, ld, count, n, y);
+}
+
 bool matvec_fp32_by_rule(const CodeMatrix& a, const CodeMatrix& b, float* s, std::size_t n, std::size_t k,
                         ByteRule rule) {
   std::fill(s, s + n, 0.0f);

@@ -19,6 +19,10 @@ void gemm_fp32(const CodeMatrix& a, const CodeMatrix& b, float* s, std::size_t l
 // products (bf16_dot.hpp) when `pairs`, which the caller sets only where the kernel
 // choice (kernel_choice.hpp) named that kernel.
 void matvec_fp32(const CodeMatrix& a, const CodeMatrix& b, float* s, std::size_t n, std::size_t k, bool pairs);
+// y (n running sums) continued over `count` rows of fp32 values (row stride ld) by the
+// in-order chain y[j] = MulAdd(x[p], rows[p][j], y[j]), p in order: the matrix-vector
+// loop for weights decoded elsewhere (block_formats/block_scaled_matmul.cpp).
+void matvec_rows_fp32(const float* x, const float* rows, std::size_t ld, std::size_t count, std::size_t n, float* y);
 // The in-register decodings of one-byte codes that matvec_fp32 tries in this order
 // (byte_decode.hpp): the half rule (F16C), the fp32 rule, the table.
 enum class ByteRule { half, fp32, table };

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "softfloat/arithmetic.hpp"
+#include "softfloat/block_scaled_matmul.hpp"
 #include "softfloat/classify.hpp"
 #include "softfloat/cost.hpp"
 #include "softfloat/decimal.hpp"

@@ -13,6 +13,8 @@
 //   activations in the weights' format or in FP32; weights from N(0, 1) and from
 //   N(0, 0.05)) beside cblas_sgemv (GFLOP/s and the bytes of the weight matrix read
 //   per second);
+//   the same with block-scaled weights and fp32 activations (E2M1 plain, MXFP4, NVFP4,
+//   MXFP6 E2M3, MXFP8 E4M3; softfloat/block_scaled_matmul.hpp);
 //   BF16 x BF16 at 512^3 with BF16, FP16 and E5M2 accumulators ("matmul_acc").
 // Each row's label names the kernel that ran (matmul_path), so that a table row can be
 // checked against the CPU it was measured on (printed in the context as well).
@@ -185,6 +187,44 @@ BENCHMARK(matrix_vector<FP32, E4M3>)->Name("matvec_fp32_x_e4m3_1x8192x8192")->Ap
 BENCHMARK(matrix_vector<FP32, E5M2>)->Name("matvec_fp32_x_e5m2_1x8192x8192")->Apply(vector_settings);
 BENCHMARK(matrix_vector<FP32, BF16>)->Name("matvec_fp32_x_bf16_1x8192x8192")->Apply(vector_settings);
 BENCHMARK(matrix_vector<FP32, FP16>)->Name("matvec_fp32_x_fp16_1x8192x8192")->Apply(vector_settings);
+
+// y = x * W with fp32 activations and block-scaled weights (softfloat/block_scaled_matmul.hpp):
+// W from N(0, 0.05) quantized once along k, then one matrix-vector product per
+// iteration, in the in-order chain (the only order of that entry point). The bytes
+// processed are the element and scale bytes read.
+void block_scaled_vector(benchmark::State& state, mx::Element element, WeightScaling scaling) {
+  set_num_threads(int(state.range(0)));
+  const Matrix<FP32> x = random_matrix<FP32>(kVectorLength, 3);
+  static std::vector<float> weights;
+  if (weights.empty()) weights = random_matrix<FP32>(kVectorLength * kOutputs, 4, 0.05f).values;
+  const BlockScaledMatrix w = quantize_weights(weights.data(), kVectorLength, kOutputs, element, scaling);
+  std::vector<float> y(kOutputs);
+  state.SetLabel("in_order: block-scaled matvec");
+  for (auto _ : state) {
+    matmul(x.values.data(), w.view(), y.data(), 1, MatmulSummation::in_order);
+    benchmark::DoNotOptimize(y.data());
+    benchmark::ClobberMemory();
+  }
+  set_num_threads(1);
+  set_gflops(state, 1, double(kOutputs), double(kVectorLength));
+  state.SetBytesProcessed(std::int64_t(state.iterations()) * std::int64_t(w.elements.size() + w.scales.size()));
+}
+void block_scaled_settings(benchmark::internal::Benchmark* b) {
+  b->ArgNames({"threads", "summation", "sigma_milli"});
+  b->Args({1, 1, 50});
+  b->Unit(benchmark::kMillisecond);
+  b->UseRealTime();
+}
+BENCHMARK_CAPTURE(block_scaled_vector, e2m1, mx::Element::fp4_e2m1, WeightScaling::none)
+    ->Name("matvec_fp32_x_e2m1_1x8192x8192")->Apply(block_scaled_settings);
+BENCHMARK_CAPTURE(block_scaled_vector, mxfp4, mx::Element::fp4_e2m1, WeightScaling::mx)
+    ->Name("matvec_fp32_x_mxfp4_1x8192x8192")->Apply(block_scaled_settings);
+BENCHMARK_CAPTURE(block_scaled_vector, nvfp4, mx::Element::fp4_e2m1, WeightScaling::nvfp4)
+    ->Name("matvec_fp32_x_nvfp4_1x8192x8192")->Apply(block_scaled_settings);
+BENCHMARK_CAPTURE(block_scaled_vector, mxfp6, mx::Element::fp6_e2m3, WeightScaling::mx)
+    ->Name("matvec_fp32_x_mxfp6_e2m3_1x8192x8192")->Apply(block_scaled_settings);
+BENCHMARK_CAPTURE(block_scaled_vector, mxfp8, mx::Element::fp8_e4m3, WeightScaling::mx)
+    ->Name("matvec_fp32_x_mxfp8_e4m3_1x8192x8192")->Apply(block_scaled_settings);
 
 #if SOFTFLOAT_BENCH_OPENBLAS
 // The baselines, on the fp32 values of the E4M3 matrices above.

@@ -1,0 +1,229 @@
+// Matrix multiply with block-scaled weights (softfloat/block_scaled_matmul.hpp): the
+// arguments, the scales decoded once per block of rows, and runtime dispatch of
+// block_scaled_matvec-inl.h for E2M1 elements; 6- and 8-bit elements decoded a block of
+// rows at a time and accumulated by matmul's fp32 chain (matmul/paths.hpp).
+
+// Highway compiles this file once per target, re-including the kernel each time.
+#undef HWY_TARGET_INCLUDE
+#define HWY_TARGET_INCLUDE "block_formats/block_scaled_matvec-inl.h"
+#include <hwy/foreach_target.h>  // IWYU pragma: keep
+#include <hwy/highway.h>
+
+#include "block_formats/block_scaled_matvec-inl.h"
+
+#if HWY_ONCE
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "block_formats/packed_codes.hpp"
+#include "matmul/paths.hpp"
+#include "runtime/float_environment.hpp"
+#include "softfloat/block_scaled_matmul.hpp"
+#include "softfloat/named_formats.hpp"
+#include "softfloat/nvfp4.hpp"
+#include "softfloat/simd.hpp"
+
+namespace softfloat {
+namespace block_scaled_detail {
+HWY_EXPORT(AccumulateE2m1Rows);
+}  // namespace block_scaled_detail
+
+namespace {
+
+namespace bsd = block_scaled_detail;
+
+constexpr std::size_t kMxBlockRows = 32;
+constexpr std::size_t kNvfp4BlockRows = nvfp4::kBlockSize;
+// NVIDIA's recipe's 1 / 2688 in fp32 (nvfp4.cpp's kOneOver2688).
+constexpr float kOneOver2688 = float(1.0 / (6.0 * 448.0));
+
+[[noreturn]] void refuse(const char* function, const std::string& why) {
+  throw std::invalid_argument(std::string(function) + ": " + why);
+}
+
+void check_weights(const char* function, const BlockScaledWeights& w) {
+  if (w.element == mx::Element::int8) refuse(function, "MXINT8 weights are not supported (use an MX float element)");
+  if (w.scaling == WeightScaling::nvfp4 && w.element != mx::Element::fp4_e2m1)
+    refuse(function, "NVFP4 scaling needs E2M1 elements (mxfp4_e2m1)");
+  if (w.elements.size() < w.k * w.row_bytes())
+    refuse(function, "the element span holds " + std::to_string(w.elements.size()) + " bytes; k x n needs " +
+                         std::to_string(w.k * w.row_bytes()));
+  if (w.scales.size() < w.scale_count())
+    refuse(function, "the scale span holds " + std::to_string(w.scales.size()) + " codes; the layout needs " +
+                         std::to_string(w.scale_count()));
+  if (w.scaling == WeightScaling::nvfp4 && !(std::isfinite(w.tensor_amax) && w.tensor_amax >= 0.0f))
+    refuse(function, "tensor_amax must be finite and not negative");
+}
+
+// The fp32 value of each scale code of the given kind: E8M0 2^(code - 127) (0 gives
+// 2^-127, an fp32 subnormal; 0xFF NaN), E4M3 its value (0x7F / 0xFF NaN).
+struct ScaleTable {
+  float value[256];
+  explicit ScaleTable(WeightScaling scaling) {
+    if (scaling == WeightScaling::nvfp4) {
+      std::uint8_t codes[256];
+      for (int c = 0; c < 256; ++c) codes[c] = std::uint8_t(c);
+      simd::dequantize(codes, 256, value, E4M3::format);
+      return;
+    }
+    for (int c = 0; c < 255; ++c) value[c] = std::ldexp(1.0f, c - 127);
+    value[255] = std::numeric_limits<float>::quiet_NaN();
+  }
+};
+
+// The element values of every code (2^bits of them).
+std::vector<float> element_values(mx::Element element) {
+  const std::size_t count = std::size_t{1} << mx::element_bits(element);
+  std::vector<std::uint16_t> codes(count);
+  for (std::size_t c = 0; c < count; ++c) codes[c] = std::uint16_t(c);
+  std::vector<float> values(count);
+  simd::dequantize(codes.data(), count, values.data(), mx::element_format(element));
+  return values;
+}
+
+// One row of C for E2M1 weights, sums de-interleaved as the kernel keeps them.
+void matvec_e2m1(const float* x, const BlockScaledWeights& w, const ScaleTable& scales, float* y) {
+  const std::vector<float> values = element_values(w.element);
+  const std::size_t n = w.n, halves = (n + 1) / 2;
+  std::vector<float> even(halves, 0.0f), odd(halves, 0.0f);  // the chains start from +0
+  const auto rows = [&](std::size_t p0, std::size_t count, const std::uint8_t* scale_codes) {
+    HWY_DYNAMIC_DISPATCH(bsd::AccumulateE2m1Rows)(x + p0, w.elements.data() + p0 * w.row_bytes(), w.row_bytes(),
+                                                  count, n / 2, n % 2 != 0, values.data(), scale_codes, scales.value,
+                                                  even.data(), odd.data());
+  };
+  if (w.scaling == WeightScaling::none) {
+    rows(0, w.k, nullptr);
+  } else {
+    const std::size_t block = w.block_rows();
+    for (std::size_t p0 = 0; p0 < w.k; p0 += block)
+      rows(p0, std::min(block, w.k - p0), w.scales.data() + p0 / block * n);
+  }
+  for (std::size_t j = 0; j < n; ++j) y[j] = j % 2 == 0 ? even[j / 2] : odd[j / 2];
+}
+
+// One row of C for 6- and 8-bit elements: each block of rows decoded to fp32 (value
+// times scale, exact), then the same chain.
+void matvec_decoded(const float* x, const BlockScaledWeights& w, const ScaleTable& scales, float* y) {
+  const std::size_t n = w.n, block = w.block_rows();
+  const Format format = mx::element_format(w.element);
+  const bool packed = mx::element_bits(w.element) < 8;
+  std::fill(y, y + n, 0.0f);
+  // A block of rows, at most 32 (none: 32 at a time too), decoded into cache.
+  const std::size_t rows_per_pass = std::min<std::size_t>(std::min<std::size_t>(block, 32), w.k);
+  std::vector<float> rows(rows_per_pass * n), scale_row(n, 1.0f);
+  for (std::size_t p0 = 0; p0 < w.k; p0 += rows_per_pass) {
+    const std::size_t count = std::min(rows_per_pass, w.k - p0);
+    if (w.scaling != WeightScaling::none)
+      for (std::size_t j = 0; j < n; ++j) scale_row[j] = scales.value[w.scales[p0 / block * n + j]];
+    for (std::size_t r = 0; r < count; ++r) {
+      const std::uint8_t* codes = w.elements.data() + (p0 + r) * w.row_bytes();
+      float* row = rows.data() + r * n;
+      if (packed)
+        simd::dequantize_packed(codes, w.row_bytes(), n, row, format);
+      else
+        simd::dequantize(codes, n, row, format);
+      if (w.scaling != WeightScaling::none)
+        for (std::size_t j = 0; j < n; ++j) row[j] *= scale_row[j];
+    }
+    matmul_detail::matvec_rows_fp32(x + p0, rows.data(), n, count, n, y);
+  }
+}
+
+}  // namespace
+
+std::size_t BlockScaledWeights::block_rows() const {
+  switch (scaling) {
+    case WeightScaling::mx: return kMxBlockRows;
+    case WeightScaling::nvfp4: return kNvfp4BlockRows;
+    case WeightScaling::none: break;
+  }
+  return std::max<std::size_t>(k, 1);
+}
+
+std::size_t BlockScaledWeights::scale_count() const {
+  if (scaling == WeightScaling::none) return 0;
+  return (k + block_rows() - 1) / block_rows() * n;
+}
+
+void matmul(const float* A, const BlockScaledWeights& W, float* C, std::size_t m, MatmulSummation summation) {
+  static_cast<void>(summation);  // every order is the in-order chain here (see the header)
+  constexpr const char* kFunction = "softfloat::matmul (block-scaled weights)";
+  check_weights(kFunction, W);
+  if (m > 0 && W.n > 0 && C == nullptr) refuse(kFunction, "C is null");
+  if (m > 0 && W.k > 0 && A == nullptr) refuse(kFunction, "A is null");
+  if (m == 0 || W.n == 0) return;
+  detail::ScopedDefaultFloatEnvironment environment;
+  const ScaleTable scales(W.scaling);
+  const float g = W.tensor_amax * kOneOver2688;
+  for (std::size_t i = 0; i < m; ++i) {
+    float* y = C + i * W.n;
+    if (W.element == mx::Element::fp4_e2m1)
+      matvec_e2m1(A + i * W.k, W, scales, y);
+    else
+      matvec_decoded(A + i * W.k, W, scales, y);
+    if (W.scaling == WeightScaling::nvfp4)
+      for (std::size_t j = 0; j < W.n; ++j) y[j] *= g;
+  }
+}
+
+BlockScaledMatrix quantize_weights(const float* w, std::size_t k, std::size_t n, mx::Element element,
+                                   WeightScaling scaling, mx::ScaleRule rule) {
+  constexpr const char* kFunction = "softfloat::quantize_weights";
+  if (w == nullptr && k * n > 0) refuse(kFunction, "w is null");
+  BlockScaledMatrix q{element, scaling, k, n, {}, {}, 0.0f};
+  const BlockScaledWeights shape{element, scaling, k, n, {}, {}, 0.0f};
+  if (element == mx::Element::int8) refuse(kFunction, "MXINT8 weights are not supported (use an MX float element)");
+  if (scaling == WeightScaling::nvfp4 && element != mx::Element::fp4_e2m1)
+    refuse(kFunction, "NVFP4 scaling needs E2M1 elements (mxfp4_e2m1)");
+  if (scaling == WeightScaling::nvfp4 && k % kNvfp4BlockRows != 0)
+    refuse(kFunction, "NVFP4 weights need k a multiple of 16 (pad W with zero rows); k = " + std::to_string(k));
+  const std::size_t row_bytes = shape.row_bytes();
+  const int bits = mx::element_bits(element);
+  q.elements.assign(k * row_bytes, 0);
+  q.scales.assign(shape.scale_count(), 0);
+  if (scaling == WeightScaling::none) {
+    const Format format = mx::element_format(element);
+    std::vector<std::uint8_t> codes(n);
+    for (std::size_t p = 0; p < k; ++p) {
+      simd::quantize(w + p * n, n, codes.data(), format, Rounding::nearest_even, Overflow::saturate);
+      for (std::size_t j = 0; j < n; ++j) block_detail::write_bits(q.elements.data() + p * row_bytes, j, bits, codes[j]);
+    }
+    return q;
+  }
+  // W's columns as rows (the blocks run along k), quantized, then laid out again.
+  std::vector<float> columns(n * k);
+  for (std::size_t p = 0; p < k; ++p)
+    for (std::size_t j = 0; j < n; ++j) columns[j * k + p] = w[p * n + j];
+  if (scaling == WeightScaling::nvfp4) {
+    std::vector<std::uint8_t> elements(nvfp4::element_bytes(n * k)), scales(nvfp4::scale_count(n * k));
+    nvfp4::quantize(columns.data(), n * k, elements.data(), elements.size(), scales.data(), scales.size(),
+                    &q.tensor_amax);
+    const std::size_t blocks = k / kNvfp4BlockRows;
+    for (std::size_t j = 0; j < n; ++j) {
+      for (std::size_t p = 0; p < k; ++p)
+        block_detail::write_bits(q.elements.data() + p * row_bytes, j, bits, block_detail::read_bits(elements.data(), j * k + p, bits));
+      for (std::size_t t = 0; t < blocks; ++t) q.scales[t * n + j] = scales[j * blocks + t];
+    }
+    return q;
+  }
+  mx::Options options;
+  options.block_size = kMxBlockRows;
+  options.rule = rule;
+  const std::size_t column_bytes = mx::element_bytes(element, k), blocks = mx::scale_count(k, options);
+  std::vector<std::uint8_t> elements(column_bytes), scales(blocks);
+  for (std::size_t j = 0; j < n; ++j) {
+    if (k == 0) break;
+    mx::quantize(columns.data() + j * k, k, elements.data(), column_bytes, scales.data(), blocks, element, options);
+    for (std::size_t p = 0; p < k; ++p)
+      block_detail::write_bits(q.elements.data() + p * row_bytes, j, bits, block_detail::read_bits(elements.data(), p, bits));
+    for (std::size_t t = 0; t < blocks; ++t) q.scales[t * n + j] = scales[t];
+  }
+  return q;
+}
+
+}  // namespace softfloat
+#endif  // HWY_ONCE

@@ -1,0 +1,266 @@
+// Matrix multiply with block-scaled weights (softfloat/block_scaled_matmul.hpp) on every
+// Highway target this CPU supports, against the definition computed here from its parts:
+// the weights' values from mx::scalar_dequantize (the value-by-value MX definition) or,
+// for NVFP4, each E2M1 code's value times its E4M3 scale's value from simd::dequantize,
+// then the chain s = std::fma(x, w, s) in k order (and s * g for NVFP4). The layout is
+// checked against mx::quantize / nvfp4::quantize of W's columns, code for code. Every
+// E2M1 code meets every lane position and the extreme scales (2^-127, 2^127, NaN).
+#include <gtest/gtest.h>
+#include <hwy/tests/hwy_gtest.h>
+
+#include <bit>
+#include <cmath>
+#include <cstdint>
+#include <random>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "block_formats/packed_codes.hpp"
+#include "softfloat/block_scaled_matmul.hpp"
+#include "softfloat/named_formats.hpp"
+#include "softfloat/nvfp4.hpp"
+#include "softfloat/simd.hpp"
+
+namespace softfloat {
+namespace {
+
+using block_detail::read_bits;
+
+struct Shape {
+  std::size_t m, k, n;
+};
+// Odd n (a lone low nibble), n past one vector and its tail, k not a multiple of the
+// block (a short last block of rows), k past the eight-row passes.
+const Shape kShapes[] = {{1, 1, 1}, {1, 32, 2}, {2, 77, 67}, {1, 64, 256}, {3, 45, 33}, {1, 300, 130}};
+
+std::vector<float> normal_weights(std::size_t count, float sigma, std::uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::normal_distribution<float> normal(0.0f, sigma);
+  std::vector<float> w(count);
+  for (float& v : w) v = normal(rng);
+  return w;
+}
+
+std::size_t count_bit_differences(const std::vector<float>& got, const std::vector<float>& expected,
+                                  const std::string& what) {
+  std::size_t differences = 0;
+  for (std::size_t i = 0; i < got.size(); ++i) {
+    const bool same = std::bit_cast<std::uint32_t>(got[i]) == std::bit_cast<std::uint32_t>(expected[i]) ||
+                      (std::isnan(got[i]) && std::isnan(expected[i]));
+    if (!same && differences++ < 3)
+      ADD_FAILURE() << what << " [" << i << "]: got " << got[i] << ", expected " << expected[i];
+  }
+  return differences;
+}
+
+// The weights' values w[p][j] (k x n) by the definition, before any tensor scale.
+std::vector<float> weight_values(const BlockScaledWeights& w) {
+  std::vector<float> values(w.k * w.n);
+  const int bits = mx::element_bits(w.element);
+  const Format element_format = mx::element_format(w.element);
+  for (std::size_t p = 0; p < w.k; ++p)
+    for (std::size_t j = 0; j < w.n; ++j) {
+      const std::uint16_t code = std::uint16_t(read_bits(w.elements.data() + p * w.row_bytes(), j, bits));
+      float element;
+      simd::dequantize(&code, 1, &element, element_format);
+      if (w.scaling == WeightScaling::none) {
+        values[p * w.n + j] = element;
+      } else if (w.scaling == WeightScaling::mx) {
+        // One element with its block's scale through the scalar MX definition.
+        std::uint8_t packed[1] = {0};
+        block_detail::write_bits(packed, 0, bits, code);
+        const std::uint8_t scale = w.scales[p / 32 * w.n + j];
+        mx::scalar_dequantize(packed, 1, &scale, 1, 1, &values[p * w.n + j], w.element);
+      } else {
+        const std::uint8_t scale_code = w.scales[p / 16 * w.n + j];
+        float scale;
+        simd::dequantize(&scale_code, 1, &scale, E4M3::format);
+        values[p * w.n + j] = element * scale;
+      }
+    }
+  return values;
+}
+
+std::vector<float> definition(const std::vector<float>& a, const BlockScaledWeights& w, std::size_t m) {
+  const std::vector<float> values = weight_values(w);
+  const float g = w.tensor_amax * float(1.0 / 2688.0);
+  std::vector<float> c(m * w.n);
+  for (std::size_t i = 0; i < m; ++i)
+    for (std::size_t j = 0; j < w.n; ++j) {
+      float s = 0.0f;
+      for (std::size_t p = 0; p < w.k; ++p) s = std::fma(a[i * w.k + p], values[p * w.n + j], s);
+      c[i * w.n + j] = w.scaling == WeightScaling::nvfp4 ? s * g : s;
+    }
+  return c;
+}
+
+std::string describe(const BlockScaledWeights& w, const Shape& s) {
+  static const char* const kScaling[] = {"none", "mx", "nvfp4"};
+  return std::string(mx::element_name(w.element)) + " " + kScaling[int(w.scaling)] + " " + std::to_string(s.m) +
+         "x" + std::to_string(s.k) + "x" + std::to_string(s.n);
+}
+
+// Targets without FMA (matmul.hpp) round each product before the sum: the same bits as
+// the fused chain only where every product is exact in fp32.
+bool rounds_products_first(std::int64_t target) {
+  std::int64_t without_fma = HWY_SCALAR | HWY_EMU128;
+#if HWY_ARCH_X86
+  without_fma |= HWY_SSSE3 | HWY_SSE4;
+#endif
+#ifdef HWY_SSE2
+  without_fma |= HWY_SSE2;
+#endif
+  return (target & without_fma) != 0;
+}
+
+// Activations N(0, 1): full fp32 ones, or rounded to bf16 (8 significant bits), whose
+// products with any element and scale (at most 6 bits) fp32 holds exactly.
+std::vector<float> activations(std::size_t count, bool exact_products, std::uint64_t seed) {
+  std::vector<float> a = normal_weights(count, 1.0f, seed);
+  if (exact_products) simd::round_trip(a.data(), a.size(), a.data(), BF16::format);
+  return a;
+}
+
+void check_against_definition(mx::Element element, WeightScaling scaling, float sigma, std::uint64_t seed,
+                              bool exact_products) {
+  for (const Shape& s : kShapes) {
+    if (scaling == WeightScaling::nvfp4 && s.k % 16 != 0) continue;  // quantize_weights refuses it (tested below)
+    const std::vector<float> w = normal_weights(s.k * s.n, sigma, seed);
+    const std::vector<float> a = activations(s.m * s.k, exact_products, seed + 1);
+    const BlockScaledMatrix q = quantize_weights(w.data(), s.k, s.n, element, scaling);
+    std::vector<float> c(s.m * s.n, -1.0f);
+    matmul(a.data(), q.view(), c.data(), s.m);
+    EXPECT_EQ(count_bit_differences(c, definition(a, q.view(), s.m), describe(q.view(), s)), 0u);
+  }
+}
+
+class BlockScaledEveryTarget : public hwy::TestWithParamTarget {};
+HWY_TARGET_INSTANTIATE_TEST_SUITE_P(BlockScaledEveryTarget);
+
+// Weights N(0, 0.05), the spread of an LLM's weights (many elements on the subnormal
+// codes), and N(0, 1); fp32 activations on the targets with FMA, bf16-valued ones on all.
+TEST_P(BlockScaledEveryTarget, E2m1MatchesTheDefinition) {
+  for (bool exact_products : {true, false}) {
+    if (!exact_products && rounds_products_first(GetParam())) continue;
+    for (WeightScaling scaling : {WeightScaling::none, WeightScaling::mx, WeightScaling::nvfp4})
+      for (float sigma : {0.05f, 1.0f})
+        check_against_definition(mx::Element::fp4_e2m1, scaling, sigma, 11, exact_products);
+  }
+}
+
+TEST_P(BlockScaledEveryTarget, SixAndEightBitElementsMatchTheDefinition) {
+  for (bool exact_products : {true, false}) {
+    if (!exact_products && rounds_products_first(GetParam())) continue;
+    for (mx::Element element : {mx::Element::fp8_e4m3, mx::Element::fp8_e5m2, mx::Element::fp6_e3m2,
+                                mx::Element::fp6_e2m3})
+      for (WeightScaling scaling : {WeightScaling::none, WeightScaling::mx})
+        check_against_definition(element, scaling, 0.05f, 12, exact_products);
+  }
+}
+
+// Row p of W holds the 16 codes, rotated by p, across 64 columns, so that each code
+// meets each lane position; the scale rows cycle through 2^-127 (code 0), 2^127 (0xFE:
+// 6 * 2^127 is infinite), 1, NaN (0xFF) and ordinary codes; x holds moderate values.
+TEST_P(BlockScaledEveryTarget, EveryCodeAndExtremeScales) {
+  const std::size_t k = 160, n = 64;
+  std::vector<std::uint8_t> elements(k * n / 2, 0);
+  for (std::size_t p = 0; p < k; ++p)
+    for (std::size_t j = 0; j < n; ++j) block_detail::write_bits(elements.data() + p * n / 2, j, 4, (j + p) % 16);
+  std::vector<float> x(k);
+  for (std::size_t p = 0; p < k; ++p) x[p] = 0.25f + float(p % 7) / 8;
+  const std::uint8_t mx_codes[] = {0x00, 0xFE, 0x7F, 0xFF, 0x70, 0x85, 0x01, 0x7A};
+  const std::uint8_t nvfp4_codes[] = {0x00, 0x01, 0x7E, 0x7F, 0x38, 0x08, 0xFF, 0x41};
+  for (WeightScaling scaling : {WeightScaling::mx, WeightScaling::nvfp4}) {
+    const std::uint8_t* cycle = scaling == WeightScaling::mx ? mx_codes : nvfp4_codes;
+    BlockScaledWeights w{mx::Element::fp4_e2m1, scaling, k, n, elements, {}, 0.0f};
+    std::vector<std::uint8_t> scales(w.scale_count());
+    for (std::size_t i = 0; i < scales.size(); ++i) scales[i] = cycle[(i / n + i % 5) % 8];
+    w.scales = scales;
+    w.tensor_amax = scaling == WeightScaling::nvfp4 ? 100.0f : 0.0f;
+    std::vector<float> c(n, -1.0f);
+    matmul(x.data(), w, c.data(), 1);
+    const std::vector<float> expected = definition(x, w, 1);
+    EXPECT_EQ(count_bit_differences(c, expected, describe(w, {1, k, n})), 0u);
+    std::size_t nans = 0;
+    for (float v : expected) nans += std::isnan(v) ? 1 : 0;
+    EXPECT_GT(nans, 0u) << "the NaN scales reach some columns";
+    EXPECT_LT(nans, n) << "and not all of them";
+  }
+}
+
+// The layout: codes and scales of quantize_weights are those of mx::quantize /
+// nvfp4::quantize of W's columns.
+TEST(BlockScaledLayout, CodesAreThoseOfTheColumnsQuantized) {
+  const std::size_t k = 48, n = 7;
+  const std::vector<float> w = normal_weights(k * n, 0.05f, 3);
+  std::vector<float> columns(n * k);
+  for (std::size_t p = 0; p < k; ++p)
+    for (std::size_t j = 0; j < n; ++j) columns[j * k + p] = w[p * n + j];
+
+  const BlockScaledMatrix mxfp6 = quantize_weights(w.data(), k, n, mx::Element::fp6_e2m3, WeightScaling::mx);
+  for (std::size_t j = 0; j < n; ++j) {
+    std::vector<std::uint8_t> elements(mx::element_bytes(mx::Element::fp6_e2m3, k)), scales(2);
+    mx::quantize(columns.data() + j * k, k, elements.data(), elements.size(), scales.data(), 2,
+                 mx::Element::fp6_e2m3);
+    for (std::size_t p = 0; p < k; ++p)
+      ASSERT_EQ(read_bits(mxfp6.elements.data() + p * mxfp6.view().row_bytes(), j, 6), read_bits(elements.data(), p, 6))
+          << "column " << j << " row " << p;
+    EXPECT_EQ(mxfp6.scales[0 * n + j], scales[0]);
+    EXPECT_EQ(mxfp6.scales[1 * n + j], scales[1]);
+  }
+
+  const BlockScaledMatrix nv = quantize_weights(w.data(), k, n, mx::Element::fp4_e2m1, WeightScaling::nvfp4);
+  std::vector<std::uint8_t> elements(nvfp4::element_bytes(n * k)), scales(nvfp4::scale_count(n * k));
+  float amax = -1.0f;
+  nvfp4::quantize(columns.data(), n * k, elements.data(), elements.size(), scales.data(), scales.size(), &amax);
+  EXPECT_EQ(nv.tensor_amax, amax);
+  for (std::size_t j = 0; j < n; ++j) {
+    for (std::size_t p = 0; p < k; ++p)
+      ASSERT_EQ(read_bits(nv.elements.data() + p * nv.view().row_bytes(), j, 4), read_bits(elements.data(), j * k + p, 4));
+    for (std::size_t t = 0; t < k / 16; ++t) EXPECT_EQ(nv.scales[t * n + j], scales[j * (k / 16) + t]);
+  }
+}
+
+// A worked value: W's only column is 32 rows of 1.5 (E2M1 0x3) with the MX scale 2^-1,
+// so each weight is 0.75; x = 1, 2, ..., 32 gives 0.75 * 528 = 396 exactly.
+TEST(BlockScaledLayout, WorkedValue) {
+  std::vector<float> w(32, 0.75f), x(32);
+  for (std::size_t p = 0; p < 32; ++p) x[p] = float(p + 1);
+  const BlockScaledMatrix q = quantize_weights(w.data(), 32, 1, mx::Element::fp4_e2m1, WeightScaling::mx);
+  // floor(log2(0.75)) - emax_elem 2 = -3: elements 0.75 * 8 = 6 (code 0x7), scale code 124.
+  EXPECT_EQ(q.scales[0], 124);
+  EXPECT_EQ(q.elements[0], 0x7);
+  float y = 0.0f;
+  matmul(x.data(), q.view(), &y, 1);
+  EXPECT_EQ(y, 396.0f);
+}
+
+TEST(BlockScaledLayout, BadArgumentsAreRefused) {
+  const std::vector<float> w(16 * 4, 1.0f);
+  EXPECT_THROW(quantize_weights(w.data(), 8, 8, mx::Element::fp4_e2m1, WeightScaling::nvfp4), std::invalid_argument);
+  EXPECT_THROW(quantize_weights(w.data(), 16, 4, mx::Element::fp8_e4m3, WeightScaling::nvfp4), std::invalid_argument);
+  EXPECT_THROW(quantize_weights(w.data(), 16, 4, mx::Element::int8, WeightScaling::mx), std::invalid_argument);
+  EXPECT_THROW(quantize_weights(nullptr, 16, 4, mx::Element::fp4_e2m1, WeightScaling::mx), std::invalid_argument);
+  const BlockScaledMatrix q = quantize_weights(w.data(), 16, 4, mx::Element::fp4_e2m1, WeightScaling::mx);
+  std::vector<float> x(16, 1.0f), y(4);
+  BlockScaledWeights short_elements = q.view();
+  short_elements.elements = short_elements.elements.first(10);
+  try {
+    matmul(x.data(), short_elements, y.data(), 1);
+    ADD_FAILURE() << "a short element span was accepted";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("element span holds 10 bytes; k x n needs 32"), std::string::npos) << e.what();
+  }
+  BlockScaledWeights no_scales = q.view();
+  no_scales.scales = {};
+  EXPECT_THROW(matmul(x.data(), no_scales, y.data(), 1), std::invalid_argument);
+  const BlockScaledMatrix nv = quantize_weights(w.data(), 16, 4, mx::Element::fp4_e2m1, WeightScaling::nvfp4);
+  BlockScaledWeights bad_amax = nv.view();
+  bad_amax.tensor_amax = std::nanf("");
+  EXPECT_THROW(matmul(x.data(), bad_amax, y.data(), 1), std::invalid_argument);
+  EXPECT_THROW(matmul(nullptr, q.view(), y.data(), 1), std::invalid_argument);
+}
+
+}  // namespace
+}  // namespace softfloat
