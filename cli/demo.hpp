@@ -33,6 +33,8 @@ class Demo {
   virtual std::string summary() const = 0;      // one line for --help
   virtual std::string plot_script() const = 0;  // "plot_vanishing_updates.py", beside the experiment
   virtual bool top_level() const { return false; }
+  // Other names of the subcommand ("decode" for "decode-step").
+  virtual std::vector<std::string> aliases() const { return {}; }
   // Options of this experiment, bound to members that run() reads.
   virtual void add_options(CLI::App& command) = 0;
   virtual DemoOutput run(std::uint64_t seed) = 0;

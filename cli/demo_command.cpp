@@ -61,6 +61,7 @@ void add_demo(CLI::App& parent, std::shared_ptr<Demo> demo, Execution execution)
   auto request = std::make_shared<DemoRequest>();
   request->demo = demo;
   CLI::App* command = parent.add_subcommand(demo->name(), demo->summary());
+  for (const std::string& alias : demo->aliases()) command->alias(alias);
   command->add_option("--seed", request->seed, "seed of every random choice: the same seed, the same numbers")
       ->default_val(1);
   command->add_option("--csv", request->csv, "write the data behind the figure to this CSV file")

@@ -2,7 +2,7 @@
 // One-byte codes are decoded inside the kernel: by byte_decode.hpp's half rule (fp16
 // fields, then F16C) where it fits the format, else by its fp32 rule, else by table
 // lookup; bf16 and fp16 codes are decoded inside the kernel too (a shift; F16C). Other
-// wider codes are decoded a few rows at a time into a buffer that stays in cache, then
+// fp32 codes are read as floats; other wider codes are decoded a few rows at a time into a buffer that stays in cache, then
 // accumulated the same way.
 
 // Highway compiles this file once per target, re-including matvec-inl.h each time.
@@ -80,6 +80,10 @@ void matvec_fp32(const CodeMatrix& a, const CodeMatrix& b, float* s, std::size_t
     if (pairs && matvec_bf16_dot(x.data(), b, table, s, n, k)) return;
     for (ByteRule rule : {ByteRule::half, ByteRule::fp32, ByteRule::table})
       if (matvec_bytes(x.data(), b, table, s, n, k, rule)) return;
+    return;
+  }
+  if (b.code_bytes() == 4 && b.format() == binary32_format) {  // fp32 codes are their own values
+    HWY_DYNAMIC_DISPATCH(MatVecFloats)(x.data(), reinterpret_cast<const float*>(b.row_codes(0)), b.ld(), k, n, s);
     return;
   }
   if (b.code_bytes() == 2 && b.format() == bfloat16_layout) {

@@ -33,5 +33,7 @@ step demo vanishing-updates --plot "$figures/vanishing_updates.svg"
 step demo gradient-underflow --plot "$figures/gradient_underflow.svg"
 step demo accumulation --plot "$figures/accumulation.svg"
 step tradeoffs --plot "$figures/tradeoffs.svg"
+# Bytes, not FLOPs: one decode step per weight format against this machine's bandwidth.
+step demo decode-step --plot "$figures/decode_step.svg"
 echo
-echo "Figures: $figures/vanishing_updates.svg gradient_underflow.svg accumulation.svg tradeoffs.svg"
+echo "Figures: $figures/vanishing_updates.svg gradient_underflow.svg accumulation.svg tradeoffs.svg decode_step.svg"

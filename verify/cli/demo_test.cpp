@@ -89,6 +89,27 @@ TEST(CliDemo, TradeoffsTableAndCsv) {
   EXPECT_NE(data.find("\ne2m1,0.5,bf16,64,"), std::string::npos);
 }
 
+TEST(CliDemo, DecodeStepTableAndCsv) {
+  const std::string csv = scratch_path("decode_step.csv");
+  // `demo decode` is `demo decode-step`.
+  const CommandResult r = run_cli("demo decode --dim 64 --layers 2 --repeats 1 --csv '" + csv + "'");
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(row(r.out, "mxfp4").at(1), "0.5312");  // 4.25 bits
+  EXPECT_EQ(row(r.out, "fp32").at(5), "1x");
+  // The 70B bound of softfloat cost (cost/weights.hpp) beside this machine's.
+  EXPECT_NE(r.out.find("41.8 ms (bf16), 20.9 ms (e4m3), 10.4 ms (e2m1) per token"), std::string::npos) << r.out;
+  const std::string data = read_file(csv);
+  std::remove(csv.c_str());
+  EXPECT_EQ(first_line(data),
+            "format,bytes_per_weight,ms_per_token,bound_ms,fraction_of_bound,speedup_over_fp32,relative_error");
+  EXPECT_EQ(std::count(data.begin(), data.end(), '\n'), 1 + 10);
+  for (const char* row_start : {"\nfp32,4,", "\nbf16,2,", "\nnvfp4,0.5625,", "\nmxfp6_e2m3,0.78125,", "\ne2m1,0.5,"})
+    EXPECT_NE(data.find(row_start), std::string::npos) << row_start;
+  const CommandResult full_name = run_cli("demo decode-step --dim 8 --layers 1 --repeats 1 --formats fp32,nvfp4");
+  EXPECT_NE(full_name.status, 0) << "nvfp4 needs d a multiple of 16";
+  EXPECT_NE(full_name.err.find("multiple of 16"), std::string::npos) << full_name.err;
+}
+
 TEST(CliDemo, TradeoffsRejectsAScaleFormat) {
   const CommandResult r = run_cli("tradeoffs --formats e8m0 --depths 8 --throughput-size 0");
   EXPECT_EQ(r.status, 2);  // bad input, as a usage error

@@ -70,7 +70,8 @@ expect("${contents_libsoftfloat-dev}" "libsoftfloat-dev"
        LACKS "mpfr_reference" "softfloat-verify" "FindMPFR" "VerifyTargets" "/bin/" "dist-packages")
 expect("${fields_softfloat}" "softfloat's fields" CONTAINS "libhwy1" "libstdc++6" LACKS "mpfr")
 expect("${contents_softfloat}" "softfloat" CONTAINS "./usr/bin/softfloat" "./usr/share/softfloat/scripts/plot_common.py"
-       "./usr/share/softfloat/scripts/plot_accumulation.py" "./usr/share/softfloat/scripts/plot_gradient_underflow.py"
+       "./usr/share/softfloat/scripts/plot_accumulation.py" "./usr/share/softfloat/scripts/plot_decode_step.py"
+       "./usr/share/softfloat/scripts/plot_gradient_underflow.py"
        "./usr/share/softfloat/scripts/plot_tradeoffs.py" "./usr/share/softfloat/scripts/plot_vanishing_updates.py"
        LACKS "/include/" "\\.a\n")
 if(WITH_VERIFY)
