@@ -29,14 +29,16 @@
 #include <cstdint>
 
 #include "hwy/highway.h"
+#include "matmul/float_vectors-inl.h"
 
 HWY_BEFORE_NAMESPACE();
 namespace softfloat::block_scaled_detail {
 namespace HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
 
-using DF = hn::ScalableTag<float>;
-using VF = hn::Vec<DF>;
+// matmul's fp32 accumulation vectors.
+using matmul_detail::HWY_NAMESPACE::DF;
+using matmul_detail::HWY_NAMESPACE::VF;
 using DU = hn::RebindToUnsigned<DF>;
 using VU = hn::Vec<DU>;
 using D1 = hn::CappedTag<float, 1>;

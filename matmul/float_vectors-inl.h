@@ -1,7 +1,8 @@
-// The fp32 vector types that every per-target matmul kernel (gemm-inl.h, matvec-inl.h)
-// accumulates in, declared once per Highway target: included from those -inl.h files,
-// so it follows Highway's re-inclusion pattern (the toggle guard below) and is compiled
-// once for each target that foreach_target.h selects.
+// The fp32 vector types that every per-target matmul kernel (gemm-inl.h, matvec-inl.h,
+// block_formats/block_scaled_matvec-inl.h) accumulates in, declared once per Highway
+// target: included from those -inl.h files, so it follows Highway's re-inclusion
+// pattern (the toggle guard below) and is compiled once for each target that
+// foreach_target.h selects.
 
 #if defined(SOFTFLOAT_MATMUL_FLOAT_VECTORS_INL_H_) == defined(HWY_TARGET_TOGGLE)
 #ifdef SOFTFLOAT_MATMUL_FLOAT_VECTORS_INL_H_

@@ -137,20 +137,25 @@ TEST_P(MatmulEveryTarget, MatrixVectorDecodesEveryByteCode) {
 // only codes the rule misses. E5M2 (bias 15): shift 21, 2^112, and the rule misses
 // the infinities and NaNs, magnitudes 0x7C .. 0x7F. E8M0 (unsigned, bias 127): shift 23,
 // scale 1, and it misses code 0 (2^-127, where the rule gives 0) and the NaN 0xFF.
-// x (1 x 64) times B (64 x 1024) holding each of the 65536 bf16 codes once (subnormals,
-// infinities, NaNs): the matrix-vector path decodes bf16 by a shift in its kernel.
-TEST_P(MatmulEveryTarget, MatrixVectorDecodesEveryBf16Code) {
+// x (1 x 64) times B (64 x n) whose codes run through 0 .. 65535 (with n past 1024, the
+// run wraps round), against the definition: the matrix-vector path on every two-byte code.
+template <class F>
+void check_every_two_byte_code(std::size_t n, const std::string& what) {
   const ScopedSummation in_order(MatmulSummation::in_order);
-  const std::size_t k = 64, n = 1024;
+  const std::size_t k = 64;
   Codes<FP32> x(k);
   for (std::size_t p = 0; p < k; ++p) x[p] = FP32(0.25 + double(p % 7) / 8).bits();
-  Codes<BF16> b(k * n);
+  Codes<F> b(k * n);
   for (std::size_t i = 0; i < k * n; ++i) b[i] = std::uint16_t(i);
-  const std::vector<float> expected = definition_loop<FP32, BF16, FP32>(x, b, 1, n, k);
+  const std::vector<float> expected = definition_loop<FP32, F, FP32>(x, b, 1, n, k);
   std::vector<float> c(n, -1.0f);
-  matmul<FP32, BF16>(x.data(), b.data(), c.data(), 1, n, k);
-  EXPECT_EQ(count_differences(c, expected, "every bf16 code"), 0u);
+  matmul<FP32, F>(x.data(), b.data(), c.data(), 1, n, k);
+  EXPECT_EQ(count_differences(c, expected, what), 0u);
 }
+
+// Each of the 65536 bf16 codes once (subnormals, infinities, NaNs): the matrix-vector
+// path decodes bf16 by a shift in its kernel.
+TEST_P(MatmulEveryTarget, MatrixVectorDecodesEveryBf16Code) { check_every_two_byte_code<BF16>(1024, "every bf16 code"); }
 
 // The scan behind the pairs rule (Bf16Fit::add, a Highway kernel) on every target:
 // each of the 65536 bf16 codes alone, and runs of every length up to 40 around one
@@ -376,20 +381,11 @@ TEST_P(MatmulEveryTarget, MatrixVectorMostlySubnormalWeights) {
   check_mostly_subnormal<E5M2>(12);
 }
 
-// x (1 x 64) times B (64 x 1024) holding each of the 65536 fp16 codes once (subnormals,
-// infinities, signalling and quiet NaNs with payloads): the matrix-vector path converts
-// fp16 in its kernel where the target has F16C, else through its buffer; the same bits.
+// Each of the 65536 fp16 codes (subnormals, infinities, signalling and quiet NaNs with
+// payloads): the matrix-vector path converts fp16 in its kernel where the target has
+// F16C, else through its buffer; the same bits.
 TEST_P(MatmulEveryTarget, MatrixVectorDecodesEveryFp16Code) {
-  const ScopedSummation in_order(MatmulSummation::in_order);
-  const std::size_t k = 64, n = 1024 + 13;
-  Codes<FP32> x(k);
-  for (std::size_t p = 0; p < k; ++p) x[p] = FP32(0.25 + double(p % 7) / 8).bits();
-  Codes<FP16> b(k * n);
-  for (std::size_t i = 0; i < k * n; ++i) b[i] = std::uint16_t(i);
-  const std::vector<float> expected = definition_loop<FP32, FP16, FP32>(x, b, 1, n, k);
-  std::vector<float> c(n, -1.0f);
-  matmul<FP32, FP16>(x.data(), b.data(), c.data(), 1, n, k);
-  EXPECT_EQ(count_differences(c, expected, "every fp16 code"), 0u);
+  check_every_two_byte_code<FP16>(1024 + 13, "every fp16 code");
 }
 
 }  // namespace
