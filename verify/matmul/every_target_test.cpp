@@ -13,6 +13,7 @@
 #include <gtest/gtest.h>
 #include <hwy/tests/hwy_gtest.h>
 
+#include <array>
 #include <bit>
 #include <climits>
 #include <cstdio>
@@ -71,6 +72,13 @@ void check_paths(std::uint64_t seed) {
     matmul_detail::accumulate_exact(a_matrix, b_matrix, c.data(), s.n, s.m, s.n, s.k, FP32::format);
     EXPECT_EQ(count_differences(c, expected, "exact path " + what), 0u) << what;
   }
+}
+
+// The 256 values of a one-byte format, as the matrix-vector path tabulates them.
+std::array<float, 256> decode_table_of(const Format& format) {
+  std::array<float, 256> table{};
+  matmul_detail::CodeMatrix(detail::MatmulOperand{nullptr, 1, format, 0}).decode_table(table.data());
+  return table;
 }
 
 // One case per target: MatmulEveryTargetGroup/MatmulEveryTarget.<test>/<target>.
@@ -203,10 +211,9 @@ TEST(MatrixVectorByteDecode, RuleConstantsByHand) {
                         {E2M1::format, 0x07, 22, 0x3F000000, 2, 0x1p-1f, 0x08, 28, 256, 256}};
   for (const Case& c : cases) {
     SCOPED_TRACE(format_name(c.format));
-    float table[256];
-    matmul_detail::CodeMatrix(detail::MatmulOperand{nullptr, 1, c.format, 0}).decode_table(table);
+    const auto table = decode_table_of(c.format);
     matmul_detail::ByteDecode d{};
-    ASSERT_TRUE(matmul_detail::byte_decode_for(c.format, table, d));
+    ASSERT_TRUE(matmul_detail::byte_decode_for(c.format, table.data(), d));
     EXPECT_EQ(d.magnitude_mask, c.mask);
     EXPECT_EQ(d.mantissa_shift, c.shift);
     EXPECT_EQ(d.exponent_offset, c.exponent_offset);
@@ -220,10 +227,8 @@ TEST(MatrixVectorByteDecode, RuleConstantsByHand) {
   // A bias whose subnormal scale 2^(1 - bias - M) is no normal float: no rule (the
   // table kernel runs). Bias 125, M = 3: 2^-127.
   using Unscalable = Float<4, 3, 125, false>;
-  float table[256];
-  matmul_detail::CodeMatrix(detail::MatmulOperand{nullptr, 1, Unscalable::format, 0}).decode_table(table);
   matmul_detail::ByteDecode d{};
-  EXPECT_FALSE(matmul_detail::byte_decode_for(Unscalable::format, table, d));
+  EXPECT_FALSE(matmul_detail::byte_decode_for(Unscalable::format, decode_table_of(Unscalable::format).data(), d));
 }
 
 // The half rule's constants by hand. E4M3 (0bS'EEEE'MMM): sign-extended and shifted up by
@@ -243,10 +248,9 @@ TEST(MatrixVectorByteDecode, HalfRuleConstantsByHand) {
   const Case cases[] = {{E4M3::format, 7, 0xBF80, 256.0f, 0x7F}, {E5M2::format, 8, 0xFF00, 1.0f, 256}};
   for (const Case& c : cases) {
     SCOPED_TRACE(format_name(c.format));
-    float table[256];
-    matmul_detail::CodeMatrix(detail::MatmulOperand{nullptr, 1, c.format, 0}).decode_table(table);
+    const auto table = decode_table_of(c.format);
     matmul_detail::HalfByteDecode d{};
-    ASSERT_TRUE(matmul_detail::half_byte_decode_for(c.format, table, d));
+    ASSERT_TRUE(matmul_detail::half_byte_decode_for(c.format, table.data(), d));
     EXPECT_TRUE(d.sign_extend);
     EXPECT_EQ(d.half_shift, c.shift);
     EXPECT_EQ(d.half_mask, c.mask);
