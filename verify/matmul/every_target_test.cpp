@@ -98,17 +98,29 @@ TEST_P(MatmulEveryTarget, Fp32PathsEqualTheDefinition) {
   check_paths<E4M3, BF16>(6);
 }
 
+// x of k moderate values (0.25 .. 1, never a product that overflows).
+Codes<FP32> moderate_activations(std::size_t k) {
+  Codes<FP32> x(k);
+  for (std::size_t p = 0; p < k; ++p) x[p] = FP32(0.25 + double(p % 7) / 8).bits();
+  return x;
+}
+// B (k x n) whose row p holds the 256 byte codes rotated by p, repeated along the row.
+template <class F>
+Codes<F> rotated_byte_codes(std::size_t k, std::size_t n) {
+  Codes<F> b(k * n);
+  for (std::size_t p = 0; p < k; ++p)
+    for (std::size_t j = 0; j < n; ++j) b[p * n + j] = typename F::storage_type((p + j) % 256);
+  return b;
+}
+
 // x (1 x 256) times B (256 x 256) whose row p holds every code, rotated by p, so each
 // code meets every position of x; x holds moderate values so that only NaN and infinity
 // codes make NaN or infinite sums.
 template <class F>
 void check_every_byte_code() {
   const std::size_t k = 256, n = 256;
-  Codes<FP32> x(k);
-  for (std::size_t p = 0; p < k; ++p) x[p] = FP32(0.25 + double(p % 7) / 8).bits();
-  Codes<F> b(k * n);
-  for (std::size_t p = 0; p < k; ++p)
-    for (std::size_t j = 0; j < n; ++j) b[p * n + j] = typename F::storage_type((p + j) % 256);
+  const Codes<FP32> x = moderate_activations(k);
+  const Codes<F> b = rotated_byte_codes<F>(k, n);
   const std::vector<float> expected = definition_loop<FP32, F, FP32>(x, b, 1, n, k);
   std::vector<float> c(n, -1.0f);
   matmul<FP32, F>(x.data(), b.data(), c.data(), 1, n, k);
@@ -151,8 +163,7 @@ template <class F>
 void check_every_two_byte_code(std::size_t n, const std::string& what) {
   const ScopedSummation in_order(MatmulSummation::in_order);
   const std::size_t k = 64;
-  Codes<FP32> x(k);
-  for (std::size_t p = 0; p < k; ++p) x[p] = FP32(0.25 + double(p % 7) / 8).bits();
+  const Codes<FP32> x = moderate_activations(k);
   Codes<F> b(k * n);
   for (std::size_t i = 0; i < k * n; ++i) b[i] = std::uint16_t(i);
   const std::vector<float> expected = definition_loop<FP32, F, FP32>(x, b, 1, n, k);
@@ -287,11 +298,8 @@ TEST(MatrixVectorByteDecode, HalfToFloatEveryCode) {
 template <class F>
 void check_every_byte_code_by_rule(std::int64_t target) {
   const std::size_t k = 256, n = 256 + 67;  // a tail past four AVX-512 vectors and one vector
-  Codes<FP32> x(k);
-  for (std::size_t p = 0; p < k; ++p) x[p] = FP32(0.25 + double(p % 7) / 8).bits();
-  Codes<F> b(k * n);
-  for (std::size_t p = 0; p < k; ++p)
-    for (std::size_t j = 0; j < n; ++j) b[p * n + j] = typename F::storage_type((p + j) % 256);
+  const Codes<FP32> x = moderate_activations(k);
+  const Codes<F> b = rotated_byte_codes<F>(k, n);
   const std::vector<float> expected = definition_loop<FP32, F, FP32>(x, b, 1, n, k);
   const matmul_detail::CodeMatrix a_matrix(operand<FP32>(x, k)), b_matrix(operand<F>(b, n));
   for (const auto rule : {matmul_detail::ByteRule::half, matmul_detail::ByteRule::fp32, matmul_detail::ByteRule::table}) {
