@@ -31,7 +31,7 @@ TEST(CliErrors, BadOptionsAndArguments) {
   expect_one_line_error("encode e4m3 1 --bogus", "--bogus");
   expect_one_line_error("encode e4m3", "VALUE is required");
   expect_one_line_error("encode e4m3 1 2", "not expected: 2");
-  expect_one_line_error("demo", "name an experiment: accumulation, gradient-underflow, tradeoffs, vanishing-updates");
+  expect_one_line_error("demo", "name an experiment: accumulation, decode-step, gradient-underflow, tradeoffs, vanishing-updates");
   expect_one_line_error("demo nonsense", "unknown experiment 'nonsense'; expected accumulation");
   expect_one_line_error("demo accumulation --plot figure.pdf", "must end in .svg or .png");
   expect_one_line_error("demo accumulation --terms 0", "--terms");
