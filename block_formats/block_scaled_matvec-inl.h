@@ -44,40 +44,33 @@ using VU = hn::Vec<DU>;
 using D1 = hn::CappedTag<float, 1>;
 
 // The E2M1 values of the 16 codes, by table lookup within a vector where one holds the
-// table (see the top of the file), else by gather.
-class E2m1Decoder {
- public:
-  explicit E2m1Decoder(const float* values16) : values16_(values16) {
-    const DF df;
-    if constexpr (kSixteenLanes) {
-      table_ = hn::LoadU(df, values16);
-    } else if constexpr (kEightLanes) {
-      table_ = hn::LoadU(df, values16);  // codes 0..7: the magnitudes
-    }
-  }
-  // codes: one 4-bit code per lane (higher bits zero).
-  HWY_INLINE VF Decode(VU codes) const {
-    const DF df;
-    const DU du;
-    if constexpr (kSixteenLanes) {
-      return hn::TableLookupLanes(table_, hn::IndicesFromVec(df, codes));
-    } else if constexpr (kEightLanes) {
-      const VF magnitude = hn::TableLookupLanes(table_, hn::IndicesFromVec(df, hn::And(codes, hn::Set(du, 7u))));
-      return hn::Or(magnitude, hn::BitCast(df, hn::ShiftLeft<28>(hn::And(codes, hn::Set(du, 8u)))));
-    } else {
-      return hn::GatherIndex(df, values16_, hn::BitCast(hn::RebindToSigned<DF>(), codes));
-    }
-  }
+// table (see the top of the file), else by gather. Fixed-width targets only: a scalable
+// vector's length is not known at compile time (and SVE vectors cannot be class members,
+// so the table travels as an argument).
+constexpr bool kFixedWidth = HWY_TARGET != HWY_SCALAR && !HWY_HAVE_SCALABLE;
+constexpr bool kSixteenLanes = kFixedWidth && hn::MaxLanes(DF()) == 16;
+constexpr bool kEightLanes = kFixedWidth && hn::MaxLanes(DF()) == 8;
 
- private:
-  static constexpr std::size_t kMaxLanes = hn::MaxLanes(DF());
-  // Fixed-width targets only: a scalable vector's length is not known here.
-  static constexpr bool kFixedWidth = HWY_TARGET != HWY_SCALAR && !HWY_HAVE_SCALABLE;
-  static constexpr bool kSixteenLanes = kFixedWidth && kMaxLanes == 16;
-  static constexpr bool kEightLanes = kFixedWidth && kMaxLanes == 8;
-  const float* values16_;
-  VF table_{};
-};
+// The table vector that E2m1Decode reads: the 16 values (16 lanes), the 8 magnitudes
+// (codes 0 .. 7, 8 lanes), else unused.
+HWY_INLINE VF E2m1Table(const float* values16) {
+  if constexpr (kSixteenLanes || kEightLanes) return hn::LoadU(DF(), values16);
+  return hn::Zero(DF());
+}
+
+// codes: one 4-bit code per lane (higher bits zero).
+HWY_INLINE VF E2m1Decode(VF table, const float* values16, VU codes) {
+  const DF df;
+  const DU du;
+  if constexpr (kSixteenLanes) {
+    return hn::TableLookupLanes(table, hn::IndicesFromVec(df, codes));
+  } else if constexpr (kEightLanes) {
+    const VF magnitude = hn::TableLookupLanes(table, hn::IndicesFromVec(df, hn::And(codes, hn::Set(du, 7u))));
+    return hn::Or(magnitude, hn::BitCast(df, hn::ShiftLeft<28>(hn::And(codes, hn::Set(du, 8u)))));
+  } else {
+    return hn::GatherIndex(df, values16, hn::BitCast(hn::RebindToSigned<DF>(), codes));
+  }
+}
 
 // even[i] / odd[i] continued over `count` rows of E2M1 codes (row p at codes + p *
 // stride): for i < pairs both nibbles of byte i, and the low nibble of byte `pairs` into
@@ -94,7 +87,7 @@ HWY_INLINE void AccumulateE2m1RowsOf(const float* HWY_RESTRICT x, const std::uin
   const DU du;
   const hn::Rebind<std::uint8_t, DU> d8;
   const D1 d1;
-  const E2m1Decoder decoder(values16);
+  const VF table = E2m1Table(values16);
   const std::size_t lanes = hn::Lanes(df);
   const std::size_t vector_end = pairs / lanes * lanes;
   const hn::Rebind<std::uint16_t, DU> d16;
@@ -119,8 +112,8 @@ HWY_INLINE void AccumulateE2m1RowsOf(const float* HWY_RESTRICT x, const std::uin
         const std::uint8_t* HWY_RESTRICT at = codes + p * stride + i;
         for (std::size_t r = 0; r < rows; ++r, at += stride) {
           const VU byte = hn::PromoteTo(du, hn::LoadU(d8, at));
-          VF w_even = decoder.Decode(hn::And(byte, low_mask));
-          VF w_odd = decoder.Decode(hn::ShiftRight<4>(byte));
+          VF w_even = E2m1Decode(table, values16, hn::And(byte, low_mask));
+          VF w_odd = E2m1Decode(table, values16, hn::ShiftRight<4>(byte));
           if constexpr (kScaled) {
             w_even = hn::Mul(w_even, s_even);
             w_odd = hn::Mul(w_odd, s_odd);
