@@ -13,6 +13,7 @@
 
 #if HWY_ONCE
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <limits>
 #include <stdexcept>
@@ -45,10 +46,15 @@ constexpr float kOneOver2688 = float(1.0 / (6.0 * 448.0));
   throw std::invalid_argument(std::string(function) + ": " + why);
 }
 
-void check_weights(const char* function, const BlockScaledWeights& w) {
-  if (w.element == mx::Element::int8) refuse(function, "MXINT8 weights are not supported (use an MX float element)");
-  if (w.scaling == WeightScaling::nvfp4 && w.element != mx::Element::fp4_e2m1)
+// The element and scaling pairs the layout supports.
+void check_kind(const char* function, mx::Element element, WeightScaling scaling) {
+  if (element == mx::Element::int8) refuse(function, "MXINT8 weights are not supported (use an MX float element)");
+  if (scaling == WeightScaling::nvfp4 && element != mx::Element::fp4_e2m1)
     refuse(function, "NVFP4 scaling needs E2M1 elements (mxfp4_e2m1)");
+}
+
+void check_weights(const char* function, const BlockScaledWeights& w) {
+  check_kind(function, w.element, w.scaling);
   if (w.elements.size() < w.k * w.row_bytes())
     refuse(function, "the element span holds " + std::to_string(w.elements.size()) + " bytes; k x n needs " +
                          std::to_string(w.k * w.row_bytes()));
@@ -60,7 +66,8 @@ void check_weights(const char* function, const BlockScaledWeights& w) {
 }
 
 // The fp32 value of each scale code of the given kind: E8M0 2^(code - 127) (0 gives
-// 2^-127, an fp32 subnormal; 0xFF NaN), E4M3 its value (0x7F / 0xFF NaN).
+// 2^-127, an fp32 subnormal; 0xFF NaN), E4M3 its value (0x7F / 0xFF NaN). Made once per
+// process by scale_table(), not per call.
 struct ScaleTable {
   float value[256];
   explicit ScaleTable(WeightScaling scaling) {
@@ -75,24 +82,31 @@ struct ScaleTable {
   }
 };
 
-// The element values of every code (2^bits of them).
-std::vector<float> element_values(mx::Element element) {
-  const std::size_t count = std::size_t{1} << mx::element_bits(element);
-  std::vector<std::uint16_t> codes(count);
-  for (std::size_t c = 0; c < count; ++c) codes[c] = std::uint16_t(c);
-  std::vector<float> values(count);
-  simd::dequantize(codes.data(), count, values.data(), mx::element_format(element));
-  return values;
+const ScaleTable& scale_table(WeightScaling scaling) {
+  static const ScaleTable e8m0(WeightScaling::mx), e4m3(WeightScaling::nvfp4);
+  return scaling == WeightScaling::nvfp4 ? e4m3 : e8m0;
+}
+
+// The values of the 16 E2M1 codes, made once per process.
+const float* e2m1_values() {
+  static const auto values = [] {
+    std::array<float, 16> v{};
+    std::uint8_t codes[16];
+    for (int c = 0; c < 16; ++c) codes[c] = std::uint8_t(c);
+    simd::dequantize(codes, 16, v.data(), mx::element_format(mx::Element::fp4_e2m1));
+    return v;
+  }();
+  return values.data();
 }
 
 // One row of C for E2M1 weights, sums de-interleaved as the kernel keeps them.
 void matvec_e2m1(const float* x, const BlockScaledWeights& w, const ScaleTable& scales, float* y) {
-  const std::vector<float> values = element_values(w.element);
+  const float* values = e2m1_values();
   const std::size_t n = w.n, halves = (n + 1) / 2;
   std::vector<float> even(halves, 0.0f), odd(halves, 0.0f);  // the chains start from +0
   const auto rows = [&](std::size_t p0, std::size_t count, const std::uint8_t* scale_codes) {
     HWY_DYNAMIC_DISPATCH(bsd::AccumulateE2m1Rows)(x + p0, w.elements.data() + p0 * w.row_bytes(), w.row_bytes(),
-                                                  count, n / 2, n % 2 != 0, values.data(), scale_codes, scales.value,
+                                                  count, n / 2, n % 2 != 0, values, scale_codes, scales.value,
                                                   even.data(), odd.data());
   };
   if (w.scaling == WeightScaling::none) {
@@ -157,7 +171,7 @@ void matmul(const float* A, const BlockScaledWeights& W, float* C, std::size_t m
   if (m > 0 && W.k > 0 && A == nullptr) refuse(kFunction, "A is null");
   if (m == 0 || W.n == 0) return;
   detail::ScopedDefaultFloatEnvironment environment;
-  const ScaleTable scales(W.scaling);
+  const ScaleTable& scales = scale_table(W.scaling);
   const float g = W.tensor_amax * kOneOver2688;
   for (std::size_t i = 0; i < m; ++i) {
     float* y = C + i * W.n;
@@ -176,9 +190,7 @@ BlockScaledMatrix quantize_weights(const float* w, std::size_t k, std::size_t n,
   if (w == nullptr && k * n > 0) refuse(kFunction, "w is null");
   BlockScaledMatrix q{element, scaling, k, n, {}, {}, 0.0f};
   const BlockScaledWeights shape{element, scaling, k, n, {}, {}, 0.0f};
-  if (element == mx::Element::int8) refuse(kFunction, "MXINT8 weights are not supported (use an MX float element)");
-  if (scaling == WeightScaling::nvfp4 && element != mx::Element::fp4_e2m1)
-    refuse(kFunction, "NVFP4 scaling needs E2M1 elements (mxfp4_e2m1)");
+  check_kind(kFunction, element, scaling);
   if (scaling == WeightScaling::nvfp4 && k % kNvfp4BlockRows != 0)
     refuse(kFunction, "NVFP4 weights need k a multiple of 16 (pad W with zero rows); k = " + std::to_string(k));
   const std::size_t row_bytes = shape.row_bytes();
