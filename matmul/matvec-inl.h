@@ -281,7 +281,13 @@ struct FloatRows {
 
   const float* row(std::size_t p) const { return values + p * ld; }
   VF Load(const float* HWY_RESTRICT row, std::size_t j) const { return hn::LoadU(DF(), row + j); }
-  float One(const float* HWY_RESTRICT row, std::size_t j) const { return row[j]; }
+  // By memcpy: the rows may be fp32 codes held as uint32_t (matvec_fp32 reads them as
+  // floats), which a float lvalue must not read.
+  float One(const float* HWY_RESTRICT row, std::size_t j) const {
+    float value;
+    std::memcpy(&value, row + j, sizeof(value));
+    return value;
+  }
 };
 
 // y[j] = MulAdd(x[p + r], row p + r [j], y[j]) for r = 0 .. R-1 in order, j in [j0, end):
