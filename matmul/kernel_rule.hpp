@@ -4,6 +4,8 @@
 // different bits, and a CPU must always give the same ones.
 #pragma once
 
+#include <cstddef>
+
 #include "runtime/cpu_features.hpp"
 
 namespace softfloat::matmul_detail {
@@ -20,5 +22,10 @@ bool pairs_kernels_can_run(const detail::CpuFeatures& cpu);
 
 // The rule, for any capability set (the tests give it synthetic ones).
 FastestKernels fastest_kernels(const detail::CpuFeatures& cpu);
+
+// How many rows of B the FMA matrix-vector loop streams at once where its decoding is
+// short (bf16, fp16, E5M2): 8 or 16. The loop shape only, never the
+// bits: each y[j] is the same in-order chain whatever the grouping of rows.
+std::size_t matvec_rows_per_pass(const detail::CpuFeatures& cpu);
 
 }  // namespace softfloat::matmul_detail

@@ -355,21 +355,25 @@ HWY_INLINE void AccumulateRowGroup(const Rows& rows, const float* HWY_RESTRICT x
 // columns whose sums stay in L1 / L2 (32 KiB), 8 or 16 rows of B at a time. Whole rows
 // of up to 8192 codes keep each row's reads sequential, which the prefetchers follow;
 // shorter column blocks (1024) were 1.5 times slower at 8192 x 8192.
+// short_rows (kernel_rule.hpp's matvec_rows_per_pass, 8 or 16) where the decoding is
+// short (two-byte codes, E5M2): sixteen load and store the running sums half as often
+// and stream 16 rows from memory at once, which Intel's cores prefer and AMD's do not.
+// Eight where the decoding is longer (E4M3's exception test, the fp32 rule, the table),
+// whose temporaries leave no registers for 16 weights on AVX2 (E4M3 6.3 -> 6.6 ms at 16).
 template <class Rows>
 HWY_INLINE void AccumulateRows(const Rows& rows, const float* HWY_RESTRICT x, std::size_t count, std::size_t n,
-                               float* HWY_RESTRICT y) {
+                               std::size_t short_rows, float* HWY_RESTRICT y) {
   constexpr std::size_t kColumnBlock = 8192;
-  // Sixteen rows where the decoding is short (two-byte codes, E5M2): the running sums
-  // are loaded and stored half as often, and 16 rows stream from memory at once (at
-  // 1 x 8192 x 8192, bf16 10.9 -> 9.8 ms on AVX2, E5M2 4.3 -> 3.8 ms on AVX-512);
-  // eight where it is longer (E4M3's exception test, the fp32 rule, the table), whose
-  // temporaries leave no registers for 16 weights on AVX2 (E4M3 6.3 -> 6.6 ms at 16).
-  constexpr std::size_t kRowsPerPass =
-      sizeof(*rows.row(0)) == 2 || ExceptionFree<Rows> ? 16 : 8;
+  constexpr bool kShort = sizeof(*rows.row(0)) == 2 || ExceptionFree<Rows>;
+  const std::size_t rows_per_pass = kShort && short_rows == 16 ? 16 : 8;
   for (std::size_t j0 = 0; j0 < n; j0 += kColumnBlock) {
     const std::size_t end = std::min(n, j0 + kColumnBlock);
     std::size_t p = 0;
-    for (; p + kRowsPerPass <= count; p += kRowsPerPass) AccumulateRowGroup<kRowsPerPass>(rows, x, p, j0, end, y);
+    if (rows_per_pass == 16) {
+      for (; p + 16 <= count; p += 16) AccumulateRowGroup<16>(rows, x, p, j0, end, y);
+    } else {
+      for (; p + 8 <= count; p += 8) AccumulateRowGroup<8>(rows, x, p, j0, end, y);
+    }
     for (; p < count; ++p) AccumulateRowGroup<1>(rows, x, p, j0, end, y);
   }
 }
@@ -377,7 +381,7 @@ HWY_INLINE void AccumulateRows(const Rows& rows, const float* HWY_RESTRICT x, st
 // y (n values, holding the running sums) continued over k rows of one-byte codes.
 HWY_NOINLINE void MatVecTable8(const float* x, const std::uint8_t* codes, std::size_t ld, std::size_t k,
                                std::size_t n, const float* table, float* y) {
-  AccumulateRows(TableRows{codes, ld, table}, x, k, n, y);
+  AccumulateRows(TableRows{codes, ld, table}, x, k, n, 8, y);
 }
 // The same with the shift-and-scale decoding, after checking it on all 256 codes
 // against the table on this target; false (and y untouched) if any code differs.
@@ -393,7 +397,7 @@ HWY_NOINLINE bool MatVecScaledBytes(const float* x, const std::uint8_t* codes, s
     const VU got = hn::BitCast(du, rows.Load(every_code, c));
     if (!hn::AllTrue(du, hn::Eq(got, hn::BitCast(du, hn::LoadU(df, table + c))))) return false;
   }
-  AccumulateRows(rows, x, k, n, y);
+  AccumulateRows(rows, x, k, n, 8, y);
   return true;
 }
 // The same with the half rule, whose decoded values are the weights divided by
@@ -404,7 +408,8 @@ HWY_NOINLINE bool MatVecScaledBytes(const float* x, const std::uint8_t* codes, s
 // overflows.
 template <bool kExceptions, bool kTopByte>
 HWY_INLINE bool MatVecHalfBytesOf(const float* x, const std::uint8_t* codes, std::size_t ld, std::size_t k,
-                                  std::size_t n, const float* table, const HalfByteDecode& decode, float* y) {
+                                  std::size_t n, const float* table, const HalfByteDecode& decode,
+                                  std::size_t short_rows, float* y) {
   HWY_ALIGN float scaled_table[256];
   for (std::size_t c = 0; c < 256; ++c) {
     scaled_table[c] = table[c] / decode.scale;
@@ -427,24 +432,25 @@ HWY_INLINE bool MatVecHalfBytesOf(const float* x, const std::uint8_t* codes, std
     scaled_x[p] = x[p] * decode.scale;
     if (std::isinf(scaled_x[p]) && !std::isinf(x[p])) return false;
   }
-  AccumulateRows(rows, scaled_x.data(), k, n, y);
+  AccumulateRows(rows, scaled_x.data(), k, n, short_rows, y);
   return true;
 }
 HWY_NOINLINE bool MatVecHalfBytes(const float* x, const std::uint8_t* codes, std::size_t ld, std::size_t k,
-                                  std::size_t n, const float* table, const HalfByteDecode& decode, float* y) {
+                                  std::size_t n, const float* table, const HalfByteDecode& decode,
+                                  std::size_t short_rows, float* y) {
   const bool top_byte = decode.half_shift == 8 && decode.half_mask == 0xFF00;
   if (decode.exception_from > 0xFF)
-    return top_byte ? MatVecHalfBytesOf<false, true>(x, codes, ld, k, n, table, decode, y)
-                    : MatVecHalfBytesOf<false, false>(x, codes, ld, k, n, table, decode, y);
-  return top_byte ? MatVecHalfBytesOf<true, true>(x, codes, ld, k, n, table, decode, y)
-                  : MatVecHalfBytesOf<true, false>(x, codes, ld, k, n, table, decode, y);
+    return top_byte ? MatVecHalfBytesOf<false, true>(x, codes, ld, k, n, table, decode, short_rows, y)
+                    : MatVecHalfBytesOf<false, false>(x, codes, ld, k, n, table, decode, short_rows, y);
+  return top_byte ? MatVecHalfBytesOf<true, true>(x, codes, ld, k, n, table, decode, short_rows, y)
+                  : MatVecHalfBytesOf<true, false>(x, codes, ld, k, n, table, decode, short_rows, y);
 }
 // y continued over k rows of fp16 codes, after checking the target's conversion of the
 // `count` codes `check` against their values `expected`; false (y untouched) if one
 // differs.
 HWY_NOINLINE bool MatVecHalf(const float* x, const std::uint16_t* codes, std::size_t ld, std::size_t k,
                              std::size_t n, const std::uint16_t* check, const float* expected, std::size_t count,
-                             float* y) {
+                             std::size_t short_rows, float* y) {
   const HalfRows rows{codes, ld};
   const DF df;
   const DU du;
@@ -460,18 +466,18 @@ HWY_NOINLINE bool MatVecHalf(const float* x, const std::uint16_t* codes, std::si
   for (std::size_t i = 0; i < count; ++i)
     if (std::bit_cast<std::uint32_t>(rows.One(check, i)) != std::bit_cast<std::uint32_t>(expected[i]))
       return false;
-  AccumulateRows(rows, x, k, n, y);
+  AccumulateRows(rows, x, k, n, short_rows, y);
   return true;
 }
 // y continued over k rows of bf16 codes.
 HWY_NOINLINE void MatVecBf16(const float* x, const std::uint16_t* codes, std::size_t ld, std::size_t k,
-                             std::size_t n, float* y) {
-  AccumulateRows(Bf16Rows{codes, ld}, x, k, n, y);
+                             std::size_t n, std::size_t short_rows, float* y) {
+  AccumulateRows(Bf16Rows{codes, ld}, x, k, n, short_rows, y);
 }
 // y continued over `count` rows of fp32 values.
 HWY_NOINLINE void MatVecFloats(const float* x, const float* values, std::size_t ld, std::size_t count, std::size_t n,
                                float* y) {
-  AccumulateRows(FloatRows{values, ld}, x, count, n, y);
+  AccumulateRows(FloatRows{values, ld}, x, count, n, 8, y);
 }
 
 // NOLINTNEXTLINE(google-readability-namespace-comments)

@@ -20,6 +20,7 @@
 
 #include "matmul/bf16_dot.hpp"
 #include "matmul/byte_decode.hpp"
+#include "matmul/kernel_rule.hpp"
 #include "matmul/paths.hpp"
 #include "softfloat/simd.hpp"
 
@@ -51,12 +52,12 @@ namespace {
 // y continued over B's one-byte codes by `rule` alone; false (y untouched) when the rule
 // does not apply to the format or, checked on this target, differs from the table.
 bool matvec_bytes(const float* x, const CodeMatrix& b, const float table[256], float* y, std::size_t n, std::size_t k,
-                  ByteRule rule) {
+                  ByteRule rule, std::size_t short_rows) {
   switch (rule) {
     case ByteRule::half: {
       HalfByteDecode half;
       return half_byte_decode_for(b.format(), table, half) &&
-             HWY_DYNAMIC_DISPATCH(MatVecHalfBytes)(x, b.row_codes(0), b.ld(), k, n, table, half, y);
+             HWY_DYNAMIC_DISPATCH(MatVecHalfBytes)(x, b.row_codes(0), b.ld(), k, n, table, half, short_rows, y);
     }
     case ByteRule::fp32: {
       ByteDecode decode;
@@ -67,11 +68,17 @@ bool matvec_bytes(const float* x, const CodeMatrix& b, const float table[256], f
   }
   return false;
 }
+// The rows per pass of the short decodings: the caller's, or this CPU's rule.
+std::size_t short_rows_or_rule(std::size_t short_rows) {
+  return short_rows != 0 ? short_rows : matvec_rows_per_pass(detail::cpu_features());
+}
 }  // namespace
 
-void matvec_fp32(const CodeMatrix& a, const CodeMatrix& b, float* s, std::size_t n, std::size_t k, bool pairs) {
+void matvec_fp32(const CodeMatrix& a, const CodeMatrix& b, float* s, std::size_t n, std::size_t k, bool pairs,
+                 std::size_t short_rows_asked) {
   std::fill(s, s + n, 0.0f);  // the chain starts from +0
   if (k == 0) return;
+  const std::size_t short_rows = short_rows_or_rule(short_rows_asked);
   std::vector<float> x(k);
   a.decode_row(0, 0, k, x.data());
   if (b.code_bytes() == 1) {
@@ -79,7 +86,7 @@ void matvec_fp32(const CodeMatrix& a, const CodeMatrix& b, float* s, std::size_t
     b.decode_table(table);
     if (pairs && matvec_bf16_dot(x.data(), b, table, s, n, k)) return;
     for (ByteRule rule : {ByteRule::half, ByteRule::fp32, ByteRule::table})
-      if (matvec_bytes(x.data(), b, table, s, n, k, rule)) return;
+      if (matvec_bytes(x.data(), b, table, s, n, k, rule, short_rows)) return;
     return;
   }
   if (b.code_bytes() == 4 && b.format() == binary32_format) {  // fp32 codes are their own values
@@ -88,7 +95,7 @@ void matvec_fp32(const CodeMatrix& a, const CodeMatrix& b, float* s, std::size_t
   }
   if (b.code_bytes() == 2 && b.format() == bfloat16_layout) {
     HWY_DYNAMIC_DISPATCH(MatVecBf16)(x.data(), reinterpret_cast<const std::uint16_t*>(b.row_codes(0)), b.ld(), k, n,
-                                     s);
+                                     short_rows, s);
     return;
   }
   if (b.code_bytes() == 2 && b.format() == binary16_layout) {
@@ -96,7 +103,7 @@ void matvec_fp32(const CodeMatrix& a, const CodeMatrix& b, float* s, std::size_t
     float expected[count];
     simd::dequantize(kHalfCheckCodes, count, expected, b.format());
     if (HWY_DYNAMIC_DISPATCH(MatVecHalf)(x.data(), reinterpret_cast<const std::uint16_t*>(b.row_codes(0)), b.ld(), k,
-                                         n, kHalfCheckCodes, expected, count, s))
+                                         n, kHalfCheckCodes, expected, count, short_rows, s))
       return;
   }
   const std::size_t rows_per_pass = std::clamp<std::size_t>(kBufferFloats / n, 1, k);
@@ -120,7 +127,7 @@ bool matvec_fp32_by_rule(const CodeMatrix& a, const CodeMatrix& b, float* s, std
   a.decode_row(0, 0, k, x.data());
   HWY_ALIGN float table[256];
   b.decode_table(table);
-  return matvec_bytes(x.data(), b, table, s, n, k, rule);
+  return matvec_bytes(x.data(), b, table, s, n, k, rule, short_rows_or_rule(0));
 }
 
 }  // namespace softfloat::matmul_detail

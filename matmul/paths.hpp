@@ -17,8 +17,11 @@ void gemm_fp32(const CodeMatrix& a, const CodeMatrix& b, float* s, std::size_t l
                std::size_t k);
 // Acc = FP32, m = 1: the matrix-vector path, decoding B inside its loop; by pairs of
 // products (bf16_dot.hpp) when `pairs`, which the caller sets only where the kernel
-// choice (kernel_choice.hpp) named that kernel.
-void matvec_fp32(const CodeMatrix& a, const CodeMatrix& b, float* s, std::size_t n, std::size_t k, bool pairs);
+// choice (kernel_choice.hpp) named that kernel. short_rows: the rows per pass of the
+// short decodings (8 or 16; 0 takes kernel_rule.hpp's matvec_rows_per_pass for this CPU,
+// as every library call does; the tests run both shapes on any CPU).
+void matvec_fp32(const CodeMatrix& a, const CodeMatrix& b, float* s, std::size_t n, std::size_t k, bool pairs,
+                 std::size_t short_rows = 0);
 // y (n running sums) continued over `count` rows of fp32 values (row stride ld) by the
 // in-order chain y[j] = MulAdd(x[p], rows[p][j], y[j]), p in order: the matrix-vector
 // loop for weights decoded elsewhere (block_formats/block_scaled_matmul.cpp).

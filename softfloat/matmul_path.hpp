@@ -26,6 +26,10 @@
 // twice FMA's: 3.3x sgemm by pairs, 1.7x by FMA on Zen 4.) No model number enters, so a
 // hypervisor that reports an unusual one changes nothing.
 //
+// Beside the kernel, one loop shape that never changes the bits: the FMA matrix-vector
+// loop streams 8 rows of B at once on AMD's cores and 16 on others where its decoding is
+// short (bf16, fp16, E5M2), matmul/kernel_rule.cpp's matvec_rows_per_pass, measured there.
+//
 // The tiles apply only where the system grants the process the tile state, and every
 // kernel only where the rule of matmul.hpp holds for the operands; otherwise the call
 // takes the next kernel of its row, then FMA. To revise the rule: build bench_matmul

@@ -63,9 +63,12 @@ void check_paths(std::uint64_t seed) {
     EXPECT_EQ(count_differences(c, expected, "gemm " + what), 0u) << what;
 
     if (s.m == 1) {
-      std::fill(c.begin(), c.end(), -1.0f);
-      matmul_detail::matvec_fp32(a_matrix, b_matrix, c.data(), s.n, s.k, false);
-      EXPECT_EQ(count_differences(c, expected, "matvec " + what), 0u) << what;
+      // Both loop shapes of the short decodings (kernel_rule.hpp picks one per CPU).
+      for (const std::size_t short_rows : {std::size_t{8}, std::size_t{16}}) {
+        std::fill(c.begin(), c.end(), -1.0f);
+        matmul_detail::matvec_fp32(a_matrix, b_matrix, c.data(), s.n, s.k, false, short_rows);
+        EXPECT_EQ(count_differences(c, expected, "matvec " + what), 0u) << what << ", " << short_rows << " rows a pass";
+      }
     }
     // The general accumulator path with Acc = FP32 is the definition too.
     std::fill(c.begin(), c.end(), -1.0f);

@@ -92,6 +92,19 @@ TEST(KernelRule, EveryBranchOverSyntheticCapabilities) {
   check(detail::capped(rapids, detail::IsaCeiling::avx2), false, false, false, "capped at avx2");
 }
 
+// The rows the FMA matrix-vector loop streams at once where its decoding is short: a
+// measured vendor rule, 8 on AMD, 16 elsewhere; whatever the ceiling or model number.
+TEST(KernelRule, MatvecRowsPerPassByVendor) {
+  EXPECT_EQ(matmul_detail::matvec_rows_per_pass(cpu("AuthenticAMD", true)), 8u);
+  EXPECT_EQ(matmul_detail::matvec_rows_per_pass(cpu("AuthenticAMD", false)), 8u);
+  EXPECT_EQ(matmul_detail::matvec_rows_per_pass(detail::capped(cpu("AuthenticAMD", true), detail::IsaCeiling::avx2)),
+            8u);
+  EXPECT_EQ(matmul_detail::matvec_rows_per_pass(cpu("GenuineIntel", true, true)), 16u);
+  EXPECT_EQ(matmul_detail::matvec_rows_per_pass(cpu("GenuineIntel", false)), 16u);
+  EXPECT_EQ(matmul_detail::matvec_rows_per_pass(cpu("HygonGenuine", true)), 16u);
+  EXPECT_EQ(matmul_detail::matvec_rows_per_pass(detail::CpuFeatures{}), 16u);
+}
+
 TEST(KernelRule, ThisCpusDecision) {
   const detail::CpuFeatures& f = detail::cpu_features();
   const MatmulKernel gemm = matmul_path<E4M3, E4M3>(1024, 1024, 1024, MatmulSummation::fastest);
