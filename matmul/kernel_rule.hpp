@@ -28,4 +28,8 @@ FastestKernels fastest_kernels(const detail::CpuFeatures& cpu);
 // bits: each y[j] is the same in-order chain whatever the grouping of rows.
 std::size_t matvec_rows_per_pass(const detail::CpuFeatures& cpu);
 
+// Whether the pairs matrix-vector loop (matvec_bf16_dot.cpp) prefetches each row's
+// line ahead in software, beside the hardware prefetchers. Never changes the bits.
+bool matvec_pairs_prefetch(const detail::CpuFeatures& cpu);
+
 }  // namespace softfloat::matmul_detail

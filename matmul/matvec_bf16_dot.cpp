@@ -19,6 +19,7 @@
 
 #include "matmul/bf16_dot.hpp"
 #include "matmul/bf16_dot_target.hpp"
+#include "matmul/kernel_rule.hpp"
 
 
 namespace softfloat::matmul_detail {
@@ -75,11 +76,13 @@ SOFTFLOAT_BF16_DOT_TARGET inline void decode_pairs(__m512i codes, __m512i low0, 
   second = _mm512_unpackhi_epi8(low, high);
 }
 
+// How far ahead each row is prefetched where kernel_rule.hpp's matvec_pairs_prefetch
+// asks for it.
 constexpr std::size_t kPrefetchAhead = 768;
 
 // y[j0 .. j0 + 64) (in interleaved order, see above) continued over pairs [t0, t0 + R)
 // of rows; `mask` selects the columns of B that exist.
-template <int R>
+template <int R, bool kPrefetch>
 SOFTFLOAT_BF16_DOT_TARGET inline void accumulate_chunk(const std::uint8_t* b, std::size_t ld, std::size_t k,
                                                       const std::uint32_t* x_pairs, std::size_t t0,
                                                       std::size_t j0, __mmask64 mask, const ByteTables& tables,
@@ -91,8 +94,10 @@ SOFTFLOAT_BF16_DOT_TARGET inline void accumulate_chunk(const std::uint8_t* b, st
   for (int q = 0; q < 4; ++q) sum[q] = _mm512_loadu_ps(y + j0 + 16 * q);
   for (int r = 0; r < R; ++r) {
     const std::size_t p = 2 * (t0 + std::size_t(r));
-    _mm_prefetch(reinterpret_cast<const char*>(b + p * ld + j0 + kPrefetchAhead), _MM_HINT_T1);
-    if (p + 1 < k) _mm_prefetch(reinterpret_cast<const char*>(b + (p + 1) * ld + j0 + kPrefetchAhead), _MM_HINT_T1);
+    if constexpr (kPrefetch) {
+      _mm_prefetch(reinterpret_cast<const char*>(b + p * ld + j0 + kPrefetchAhead), _MM_HINT_T1);
+      if (p + 1 < k) _mm_prefetch(reinterpret_cast<const char*>(b + (p + 1) * ld + j0 + kPrefetchAhead), _MM_HINT_T1);
+    }
     const __m512i row0 = _mm512_maskz_loadu_epi8(mask, b + p * ld + j0);
     const __m512i row1 = p + 1 < k ? _mm512_maskz_loadu_epi8(mask, b + (p + 1) * ld + j0) : _mm512_setzero_si512();
     const __m512bh x = (__m512bh)_mm512_set1_epi32(int(x_pairs[t0 + std::size_t(r)]));
@@ -105,6 +110,7 @@ SOFTFLOAT_BF16_DOT_TARGET inline void accumulate_chunk(const std::uint8_t* b, st
 }
 
 // y (n rounded up to 64 floats, interleaved order) = x B.
+template <bool kPrefetch>
 SOFTFLOAT_BF16_DOT_TARGET void matvec_kernel(const std::uint8_t* b, std::size_t ld, std::size_t k, std::size_t n,
                                              const std::uint32_t* x_pairs, const ByteTables& tables, float* y) {
   // Eight rows (four pairs) per pass over y: each running sum is loaded and stored
@@ -117,9 +123,9 @@ SOFTFLOAT_BF16_DOT_TARGET void matvec_kernel(const std::uint8_t* b, std::size_t 
       const std::size_t width = n - j0 < 64 ? n - j0 : 64;
       const __mmask64 mask = width == 64 ? ~__mmask64{0} : (__mmask64{1} << width) - 1;
       if (whole) {
-        accumulate_chunk<kPairsPerPass>(b, ld, k, x_pairs, t, j0, mask, tables, y);
+        accumulate_chunk<kPairsPerPass, kPrefetch>(b, ld, k, x_pairs, t, j0, mask, tables, y);
       } else {
-        accumulate_chunk<1>(b, ld, k, x_pairs, t, j0, mask, tables, y);
+        accumulate_chunk<1, kPrefetch>(b, ld, k, x_pairs, t, j0, mask, tables, y);
       }
     }
     t += whole ? kPairsPerPass : 1;
@@ -144,7 +150,10 @@ bool matvec_bf16_dot(const float* x, const CodeMatrix& b, const float table[256]
     x_pairs[t] = (std::bit_cast<std::uint32_t>(x[2 * t]) >> 16) | (std::bit_cast<std::uint32_t>(high) & 0xFFFF0000u);
   }
   std::vector<float> interleaved((n + 63) / 64 * 64, 0.0f);
-  matvec_kernel(b.row_codes(0), b.ld(), k, n, x_pairs.data(), tables, interleaved.data());
+  if (matvec_pairs_prefetch(detail::cpu_features()))
+    matvec_kernel<true>(b.row_codes(0), b.ld(), k, n, x_pairs.data(), tables, interleaved.data());
+  else
+    matvec_kernel<false>(b.row_codes(0), b.ld(), k, n, x_pairs.data(), tables, interleaved.data());
   for (std::size_t j = 0; j < n; ++j) y[j] = interleaved[interleaved_column(j)];
   return true;
 }

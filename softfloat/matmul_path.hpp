@@ -28,7 +28,9 @@
 //
 // Beside the kernel, one loop shape that never changes the bits: the FMA matrix-vector
 // loop streams 8 rows of B at once on AMD's cores and 16 on others where its decoding is
-// short (bf16, fp16, E5M2), matmul/kernel_rule.cpp's matvec_rows_per_pass, measured there.
+// short (bf16, fp16, E5M2), and the pairs matrix-vector loop prefetches rows in software
+// on others only: matmul/kernel_rule.cpp's matvec_rows_per_pass and matvec_pairs_prefetch,
+// measured there.
 //
 // The tiles apply only where the system grants the process the tile state, and every
 // kernel only where the rule of matmul.hpp holds for the operands; otherwise the call

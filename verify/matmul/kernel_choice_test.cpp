@@ -105,6 +105,13 @@ TEST(KernelRule, MatvecRowsPerPassByVendor) {
   EXPECT_EQ(matmul_detail::matvec_rows_per_pass(detail::CpuFeatures{}), 16u);
 }
 
+// The pairs matrix-vector loop's software prefetch: off on AMD, on elsewhere.
+TEST(KernelRule, MatvecPairsPrefetchByVendor) {
+  EXPECT_FALSE(matmul_detail::matvec_pairs_prefetch(cpu("AuthenticAMD", true)));
+  EXPECT_TRUE(matmul_detail::matvec_pairs_prefetch(cpu("GenuineIntel", true, true)));
+  EXPECT_TRUE(matmul_detail::matvec_pairs_prefetch(cpu("HygonGenuine", true)));
+}
+
 TEST(KernelRule, ThisCpusDecision) {
   const detail::CpuFeatures& f = detail::cpu_features();
   const MatmulKernel gemm = matmul_path<E4M3, E4M3>(1024, 1024, 1024, MatmulSummation::fastest);
