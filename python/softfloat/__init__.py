@@ -59,6 +59,9 @@ from softfloat._core import (
     _scalar_quantize as _scalar_quantize,
 )
 
+# Codes in the dtypes that hold them (ml_dtypes' where installed, NumPy's own float16/32/64).
+from softfloat._native_arrays import decode, encode
+
 __doc__ = _core.__doc__ + "\n\n" + __doc__  # noqa: A001 (the compiled module's summary first)
 __version__ = _core.__version__
 
@@ -66,7 +69,7 @@ __all__ = [
     # formats
     "FormatInfo", "format_info", "format_name", "named_formats", "rounding_modes",
     # arrays: rounding, codes and their packing
-    "round_trip", "quantize", "dequantize", "pack_codes", "unpack_codes",
+    "round_trip", "quantize", "dequantize", "pack_codes", "unpack_codes", "encode", "decode",
     # block scaling: OCP MX and NVFP4
     "mx_quantize", "mx_dequantize", "mx_round_trip", "mx_elements", "mx_scale_rules",
     "nvfp4_quantize", "nvfp4_dequantize", "nvfp4_round_trip",

@@ -95,7 +95,7 @@ def test_quantize_and_encode_equal_the_scalar_path(case):
     assert_same_tensor(out, expected)
     code_dtype = INTEGER_DTYPES[codes.itemsize]
     expected_codes = torch.from_numpy(codes.view({1: np.uint8, 2: np.int16, 4: np.int32, 8: np.int64}[codes.itemsize]))
-    assert_same_tensor(sft.encode(x, fmt, mode, saturate, seed, offset), expected_codes.reshape(x.shape).to(code_dtype))
+    assert_same_tensor(sft.encode(x, fmt, mode, saturate, seed, offset, as_codes=True), expected_codes.reshape(x.shape).to(code_dtype))
 
 
 @given(st.data())
@@ -216,7 +216,9 @@ def test_unknown_formats_raise_value_error(fmt):
 @rejection_settings
 @given(st.sampled_from([torch.float32, torch.float16, torch.bool, torch.complex64]), st.sampled_from(DTYPES))
 def test_decoding_codes_that_are_not_integers_raises_type_error(code_dtype, dtype):
-    with pytest.raises(TypeError, match="softfloat.torch.decode: codes must be an integer tensor"):
+    # bool and complex are no format's dtype; float32 and float16 hold fp32's and fp16's codes, not e4m3's.
+    with pytest.raises(TypeError, match=r"softfloat.torch.decode: (codes must be a tensor of a format's own dtype|"
+                                        r"a torch.float(32|16) tensor holds fp(32|16) codes, not e4m3)"):
         sft.decode(torch.zeros(4, dtype=code_dtype), "e4m3", dtype)
 
 

@@ -209,7 +209,14 @@ def test_readme_pytorch_example():
     snippet = re.search(r"```python\n(.*?)```", section, re.S).group(1)
     names = {}
     exec(compile(snippet, "README.md (## PyTorch)", "exec"), names)
+    x = names["x"].detach()
+    assert names["q"].dtype == torch.float8_e4m3fn and names["q"].shape == (4, 64)
+    assert torch.equal(names["q"].float(), sft.quantize(x, "e4m3"))  # torch's own cast of the codes
     assert names["codes"].dtype == torch.uint8 and names["codes"].shape == (4, 64)
-    assert torch.equal(sft.decode(names["codes"], "e4m3"), sft.quantize(names["x"].detach(), "e4m3"))
+    assert torch.equal(sft.decode(names["codes"], "e3m2"), sft.quantize(x, "e3m2"))
+    assert names["elements"].dtype == torch.float8_e4m3fn and names["scales"].dtype == torch.float8_e8m0fnu
+    assert names["scales"].shape == (4, 2)
+    assert torch.equal(sft.mx_decode(names["elements"], names["scales"]),
+                       sft.mx_quantize(x, "mxfp8_e4m3"))
     assert isinstance(names["layer"], sft.Linear) and isinstance(names["model"][0], sft.Linear)
     assert isinstance(names["opt"], sft.LowPrecisionOptimizer)

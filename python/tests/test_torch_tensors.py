@@ -61,10 +61,15 @@ def test_every_pattern_in_every_named_format(fmt, dtype):
     assert_bits(y, expected(x, fmt))
     exact = sft.quantize(x, fmt, out_dtype=torch.float64)
     assert_bits(exact, expected(x, fmt, out_dtype=torch.float64))
-    codes = sft.encode(x, fmt)
+    codes = sft.encode(x, fmt, as_codes=True)
     info = softfloat.format_info(fmt)
     assert codes.dtype == {8: torch.uint8, 16: torch.int16, 32: torch.int32, 64: torch.int64}[
         8 if info.bits <= 8 else 16 if info.bits <= 16 else 32 if info.bits <= 32 else 64]
+    native = sft.encode(x, fmt)  # torch's own dtype where it has one with these codes, else the same codes
+    if native.dtype == torch.float4_e2m1fn_x2:  # two codes a byte, element 0 in the low nibble
+        assert torch.equal(native.view(torch.uint8), codes[0::2] | (codes[1::2] << 4))
+    else:
+        assert torch.equal(native.view(codes.dtype), codes)
     scalar_codes = softfloat._scalar_quantize(x.to(torch.float64).numpy(), fmt)
     assert np.array_equal(codes.numpy().view(scalar_codes.dtype) if info.bits > 8 else codes.numpy(), scalar_codes)
     for out_dtype in DTYPES:
@@ -117,7 +122,8 @@ def test_shapes_strides_zero_d_empty_and_out():
     scalar = torch.tensor(0.3)
     assert sft.quantize(scalar, "e2m1").shape == () and sft.quantize(scalar, "e2m1").item() == 0.5
     assert sft.quantize(torch.empty(0, 3), "e4m3").shape == (0, 3)
-    assert sft.encode(torch.empty(0), "bf16").dtype == torch.int16
+    assert sft.encode(torch.empty(0), "bf16", as_codes=True).dtype == torch.int16
+    assert sft.encode(torch.empty(0), "bf16").dtype == torch.bfloat16
     out = torch.empty(6, 10)
     assert sft.quantize(x, "e5m2", out=out) is out
     assert_bits(out, expected(x, "e5m2"))
@@ -146,7 +152,7 @@ def test_stochastic_streams():
 def test_bad_input():
     x = torch.ones(4)
     with pytest.raises(TypeError, match=r"softfloat.torch.quantize: x must be a float32, float64, float16 or bfloat16"
-                                        r" tensor, got torch.int32"):
+                                        r" tensor or one of a format's own dtype \(float8_e4m3fn, .*\), got torch.int32"):
         sft.quantize(torch.ones(4, dtype=torch.int32), "e4m3")
     with pytest.raises(TypeError, match="got torch.complex64"):
         sft.quantize(torch.ones(4, dtype=torch.complex64), "e4m3")
@@ -175,8 +181,10 @@ def test_bad_input():
         sft.decode(torch.zeros(2, dtype=torch.uint8), "e4m3", dtype=torch.int8)
     with pytest.raises(TypeError, match="out_dtype must be torch.float32"):
         sft.quantize(torch.ones(2), "e4m3", out_dtype=torch.int32)
-    with pytest.raises(TypeError, match="codes must be an integer tensor"):
+    with pytest.raises(TypeError, match="a torch.float32 tensor holds fp32 codes, not e4m3"):
         sft.decode(torch.ones(3), "e4m3")
+    with pytest.raises(TypeError, match="codes must be a tensor of a format's own dtype .* got torch.bool"):
+        sft.decode(torch.ones(3, dtype=torch.bool), "e4m3")
     # A 12-bit format's codes in int16: -1 is 0xFFFF, which does not fit 12 bits.
     with pytest.raises(ValueError, match="does not fit e5m6's 12 bits"):
         sft.decode(torch.tensor([-1], dtype=torch.int16), "e5m6")

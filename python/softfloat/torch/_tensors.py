@@ -6,14 +6,17 @@ made contiguous once first (tensor.contiguous(), one copy). Every check that the
 compiled side does not repeat happens here: tensor type, device, layout, dtype, the
 sizes of `out=`.
 """
+import contextvars
+
 import numpy as np
 import torch
 
 from softfloat import _core
+from softfloat import _native_dtypes as native_dtypes
 
 __all__ = ["FLOAT_TYPES", "CODE_TYPES", "ACCEPTED_FLOATS", "check_tensor", "check_float_tensor", "check_float_dtype",
            "format_info", "is_stochastic", "resolve_seed", "new_tensor", "contiguous_input", "checked_out",
-           "round_trip", "code_dtype", "encode", "decode"]
+           "round_trip", "code_dtype", "encode", "decode", "code_tensor", "float_values", "compiling", "checking_shapes_only"]
 
 # The value dtypes and their names in the compiled module.
 FLOAT_TYPES = {
@@ -27,13 +30,25 @@ FLOAT_TYPES = {
 # 16-, 32- or 64-bit type).
 CODE_TYPES = {torch.uint8: 1, torch.int8: 1, torch.int16: 2, torch.int32: 4, torch.int64: 8}
 ACCEPTED_FLOATS = "float32, float64, float16 or bfloat16"
+# The integer dtype viewing a native dtype's storage, by element size.
+_STORAGE_CODES = {1: torch.uint8, 2: torch.int16, 4: torch.int32, 8: torch.int64}
+
+
+# Whether torch.compile is tracing the call: the public functions then call the custom
+# ops of softfloat.torch.ops, which it can trace; eagerly they call the kernels directly.
+compiling = getattr(getattr(torch, "compiler", None), "is_compiling", None) or torch._dynamo.is_compiling
+
+
+# Set while a fake kernel of softfloat.torch.ops runs: it makes the checks of a real call
+# on meta tensors, which have shapes and dtypes but no memory for the kernels to read.
+checking_shapes_only = contextvars.ContextVar("softfloat_checking_shapes_only", default=False)
 
 
 def check_tensor(x, function, what="x"):
     """A strided CPU tensor, or TypeError / ValueError naming `function`."""
     if not isinstance(x, torch.Tensor):
         raise TypeError(f"softfloat.torch.{function}: {what} must be a torch.Tensor, not {type(x).__name__}")
-    if x.device.type != "cpu":
+    if x.device.type != "cpu" and not (x.device.type == "meta" and checking_shapes_only.get()):
         raise ValueError(f"softfloat.torch.{function}: {what} is on {x.device}; softfloat computes on the CPU "
                          f"(move it with {what}.cpu())")
     if x.layout != torch.strided:
@@ -112,8 +127,10 @@ def checked_out(out, shape, dtype, function):
 
 def round_trip(x, fmt, rounding="nearest_even", saturate=False, seed=None, offset=0, *, out_dtype=None, out=None,
                function="quantize"):
-    """Fake quantization of a float tensor, no autograd: a new tensor (or `out`)."""
-    check_float_tensor(x, function)
+    """Fake quantization of a float tensor, no autograd: a new tensor (or `out`). A tensor
+    of a format's own dtype (float8_*, float4_e2m1fn_x2) is read as its exact values and
+    gives float32 unless out_dtype says otherwise."""
+    x = float_values(x, function)
     dtype = x.dtype if out_dtype is None else check_float_dtype(out_dtype, function, "out_dtype")
     source = contiguous_input(x)
     result = new_tensor(x.shape, dtype) if out is None else checked_out(out, x.shape, dtype, function)
@@ -134,12 +151,22 @@ def code_dtype(bits):
     return torch.int64
 
 
-def encode(x, fmt, rounding="nearest_even", saturate=False, seed=None, offset=0):
-    """The codes of x's values rounded into `fmt`: uint8 for formats of up to 8 bits,
-    else the 16-, 32- or 64-bit patterns as int16 / int32 / int64 (reinterpret with
-    .view() or & 0xFFFF...). Same shape as x; not differentiable."""
-    check_float_tensor(x, "encode")
+def encode(x, fmt, rounding="nearest_even", saturate=False, seed=None, offset=0, *, as_codes=False):
+    """x's values rounded into `fmt`, in torch's own dtype for that format where torch has
+    one (native_dtypes.py's table: float8_e4m3fn for e4m3, float8_e5m2, float8_e4m3fnuz,
+    float8_e5m2fnuz, float8_e8m0fnu for e8m0, bfloat16, float16, float32, float64, and
+    float4_e2m1fn_x2 for e2m1, two values a byte along the last axis, element 0 in the
+    low nibble, so the last axis must be even). Other formats, and every format with
+    as_codes=True, give the integer codes: uint8 up to 8 bits, else the 16-, 32- or 64-bit
+    patterns as int16 / int32 / int64. Same shape as x (float4_e2m1fn_x2: the last axis
+    halved); not differentiable."""
+    if compiling():
+        return torch.ops.softfloat.encode(x, fmt, rounding, bool(saturate), seed, offset, bool(as_codes))
+    x = float_values(x, "encode")
     info = format_info(fmt, "encode")
+    native = None if as_codes else native_dtypes.torch_dtype(fmt)
+    if native is not None and native[1] == 2:
+        return _encode_pairs(x, fmt, rounding, saturate, seed, offset, native[0])
     source = contiguous_input(x)
     dtype = code_dtype(info.bits)
     codes = new_tensor(x.shape, dtype)
@@ -147,20 +174,38 @@ def encode(x, fmt, rounding="nearest_even", saturate=False, seed=None, offset=0)
     if n:
         _core._quantize_buffer(source.data_ptr(), FLOAT_TYPES[source.dtype], codes.data_ptr(), codes.element_size(),
                                n, fmt, rounding, bool(saturate), resolve_seed(seed, rounding), offset)
-    return codes
+    return codes if native is None else codes.view(native[0])
 
 
-def decode(codes, fmt, dtype=torch.float32):
-    """The values of `codes` (uint8, int8, int16, int32 or int64 tensors holding the
-    code bit patterns) as a float tensor of `dtype`: exact for float32 wherever float32
-    holds the format's values, and for float64 up to 53 significant bits; float16 and
-    bfloat16 round each value once to nearest even. A code with bits above the format's
-    width raises ValueError (never silently truncated)."""
+def _encode_pairs(x, fmt, rounding, saturate, seed, offset, dtype):
+    """Codes of four bits packed two a byte along the last axis (float4_e2m1fn_x2)."""
+    if x.dim() == 0 or x.shape[-1] % 2:
+        raise ValueError(f"softfloat.torch.encode: {dtype} holds two values a byte along the last axis, which must "
+                         f"be even; x has shape {tuple(x.shape)} (as_codes=True gives one uint8 code a value)")
+    source = contiguous_input(x)
+    if source.dtype not in (torch.float32, torch.float64):
+        source = source.to(torch.float32)  # exact for float16 and bfloat16
+    packed = _core.quantize(source.numpy(), fmt, rounding, bool(saturate), resolve_seed(seed, rounding),
+                            offset=offset, packed=True)
+    return torch.from_numpy(packed).view(dtype).reshape(*x.shape[:-1], x.shape[-1] // 2)
+
+
+def decode(codes, fmt=None, dtype=torch.float32):
+    """The values of `codes` as a float tensor of `dtype`: exact for float32 wherever
+    float32 holds the format's values, and for float64 up to 53 significant bits; float16
+    and bfloat16 round each value once to nearest even.
+
+    codes is either a tensor of torch's own dtype for a format (float8_e4m3fn,
+    float8_e5m2, float8_e4m3fnuz, float8_e5m2fnuz, float8_e8m0fnu, float4_e2m1fn_x2,
+    bfloat16, float16, ...), whose format fmt may then omit and must otherwise name, or an
+    integer tensor (uint8, int8, int16, int32, int64) of code bit patterns, which needs
+    fmt. A code with bits above the format's width raises ValueError (never silently
+    truncated)."""
+    if compiling():
+        return torch.ops.softfloat.decode(codes, fmt, dtype)
     check_tensor(codes, "decode", "codes")
     check_float_dtype(dtype, "decode")
-    if codes.dtype not in CODE_TYPES:
-        raise TypeError(f"softfloat.torch.decode: codes must be an integer tensor (uint8, int8, int16, int32, "
-                        f"int64), got {codes.dtype}")
+    codes, fmt = code_tensor(codes, fmt, "decode")
     info = format_info(fmt, "decode")
     size = CODE_TYPES[codes.dtype]
     if 8 * size < info.bits:
@@ -172,3 +217,44 @@ def decode(codes, fmt, dtype=torch.float32):
     if n:
         _core._dequantize_buffer(source.data_ptr(), size, values.data_ptr(), FLOAT_TYPES[dtype], n, fmt)
     return values
+
+
+def code_tensor(codes, fmt, function):
+    """(integer codes, format) of a tensor given to `function` as codes: a native dtype's
+    storage viewed as integers (float4_e2m1fn_x2 unpacked to one uint8 a value), its
+    format checked against fmt; an integer tensor as it is, with fmt required."""
+    native = native_dtypes.torch_format(codes.dtype)
+    if native is not None:
+        name, per_element = native
+        if fmt is not None and format_info(fmt, function).name != name:
+            raise TypeError(f"softfloat.torch.{function}: a {codes.dtype} tensor holds {name} codes, not "
+                            f"{format_info(fmt, function).name}; convert it with softfloat.torch.quantize, or "
+                            f"view its bytes as integer codes")
+        storage = _STORAGE_CODES[codes.element_size()]
+        if per_element == 2:
+            packed = contiguous_input(codes).view(torch.uint8)
+            unpacked = torch.stack((packed & 0xF, packed >> 4), dim=-1)
+            return unpacked.reshape(*codes.shape[:-1], 2 * codes.shape[-1]) if codes.dim() else unpacked, name
+        return codes.view(storage), name
+    if codes.dtype not in CODE_TYPES:
+        raise TypeError(f"softfloat.torch.{function}: codes must be a tensor of a format's own dtype "
+                        f"({', '.join(native_dtypes.TORCH_DTYPES)}) or of integer codes (uint8, int8, int16, "
+                        f"int32, int64), got {codes.dtype}")
+    if fmt is None:
+        raise TypeError(f"softfloat.torch.{function}: integer codes ({codes.dtype}) need the format, "
+                        f"e.g. {function}(codes, 'e4m3')")
+    return codes, fmt
+
+
+def float_values(x, function, what="x"):
+    """x as a tensor of values: float32, float64, float16 and bfloat16 as they are; a
+    tensor of another format's own dtype (float8_*, float4_e2m1fn_x2) decoded exactly to
+    float32. Anything else raises TypeError naming `function`."""
+    check_tensor(x, function, what)
+    if x.dtype in FLOAT_TYPES:
+        return x
+    if native_dtypes.torch_format(x.dtype) is not None:
+        return decode(x)
+    others = ", ".join(name for name in native_dtypes.TORCH_DTYPES if name not in FLOAT_TYPES.values())
+    raise TypeError(f"softfloat.torch.{function}: {what} must be a {ACCEPTED_FLOATS} tensor or one of a format's own "
+                    f"dtype ({others}), got {x.dtype}")

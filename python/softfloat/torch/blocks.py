@@ -15,18 +15,33 @@ import torch
 from softfloat import _core
 from softfloat.torch import _tensors
 
-__all__ = ["mx_quantize", "nvfp4_quantize"]
+__all__ = ["mx_quantize", "nvfp4_quantize", "mx_values", "nvfp4_values", "check_blocks", "check_mx_element"]
+
+
+def check_blocks(x, axis, function):
+    """The checks of x and axis that need no values (torch.compile's fake kernels make
+    them too); returns the axis as a non-negative index."""
+    _tensors.check_float_tensor(x, function)
+    if x.dim() == 0:
+        raise ValueError(f"softfloat.torch.{function}: x is 0-d; blocks need an axis to run along")
+    axis = operator.index(axis)
+    if not -x.dim() <= axis < x.dim():
+        raise ValueError(f"softfloat.torch.{function}: axis {axis} is out of range for a tensor of {x.dim()} "
+                         f"dimensions")
+    return axis % x.dim()
+
+
+def check_mx_element(element, function):
+    """An MX element's name, or the error naming the known ones."""
+    if element not in _core.mx_elements():
+        raise ValueError(f"softfloat.torch.{function}: unknown MX element {element!r} (known: "
+                         f"{', '.join(_core.mx_elements())})")
+    return element
 
 
 def _blocks_last(x, axis, function):
     """x as contiguous float32 with the blocks' axis last, and the axis index."""
-    _tensors.check_float_tensor(x, function)
-    if x.dim() == 0:
-        raise ValueError(f"softfloat.torch.{function}: x is 0-d; blocks need an axis to run along")
-    if not -x.dim() <= axis < x.dim():
-        raise ValueError(f"softfloat.torch.{function}: axis {axis} is out of range for a tensor of {x.dim()} "
-                         f"dimensions")
-    axis %= x.dim()
+    axis = check_blocks(x, axis, function)
     moved = x.detach().to(torch.float32)  # exact for float16 and bfloat16; float64 is rounded (documented)
     if axis != x.dim() - 1:
         moved = moved.movedim(axis, -1)
@@ -54,7 +69,7 @@ def _restore(result, axis, like, out_dtype):
     return result if dtype == torch.float32 else result.to(dtype)
 
 
-def _mx_values(x, element, block_size, axis, scale_rule, rounding, seed, offset, out_dtype):
+def mx_values(x, element, block_size, axis, scale_rule, rounding, seed, offset, out_dtype):
     source, axis = _blocks_last(x, axis, "mx_quantize")
     result = _tensors.new_tensor(source.shape, torch.float32)
     # Called for empty tensors too, so that their arguments are checked as NumPy's are.
@@ -63,7 +78,7 @@ def _mx_values(x, element, block_size, axis, scale_rule, rounding, seed, offset,
     return _restore(result, axis, x, out_dtype)
 
 
-def _nvfp4_values(x, axis, rounding, seed, offset, out_dtype):
+def nvfp4_values(x, axis, rounding, seed, offset, out_dtype):
     source, axis = _blocks_last(x, axis, "nvfp4_quantize")
     result = _tensors.new_tensor(source.shape, torch.float32)
     _core._nvfp4_round_trip_buffer(source.data_ptr(), result.data_ptr(), _rows(source), source.shape[-1], rounding,
@@ -110,10 +125,13 @@ def mx_quantize(x, element, block_size=32, axis=-1, scale_rule="floor", rounding
     rounded to float32 first) and returned in x's dtype (out_dtype= to choose).
     Bits identical to softfloat.mx_dequantize(*softfloat.mx_quantize(...)).
     """
-    values = lambda t: _mx_values(t, element, block_size, axis, scale_rule, rounding, seed, offset, out_dtype)  # noqa: E731
+    if _tensors.compiling():
+        return torch.ops.softfloat.mx_quantize(x, element, block_size, axis, scale_rule, rounding, seed, offset, backward,
+                                               backward_rounding, out_dtype)
+    values = lambda t: mx_values(t, element, block_size, axis, scale_rule, rounding, seed, offset, out_dtype)  # noqa: E731
     backward_values = None
     if backward is not None:
-        backward_values = lambda g: _mx_values(g, backward, block_size, axis, scale_rule, backward_rounding,  # noqa: E731
+        backward_values = lambda g: mx_values(g, backward, block_size, axis, scale_rule, backward_rounding,  # noqa: E731
                                                None, 0, None)
     return _apply(x, values, backward_values)
 
@@ -125,8 +143,11 @@ def nvfp4_quantize(x, axis=-1, rounding="nearest_even", seed=None, offset=0, *, 
     blocks' axis must be a multiple of 16 long. rounding is the elements'; backward=True
     rounds the incoming gradient through NVFP4 too (stochastically by default, as
     NVFP4 training recipes do)."""
-    values = lambda t: _nvfp4_values(t, axis, rounding, seed, offset, out_dtype)  # noqa: E731
+    if _tensors.compiling():
+        return torch.ops.softfloat.nvfp4_quantize(x, axis, rounding, seed, offset, bool(backward), backward_rounding,
+                                                  out_dtype)
+    values = lambda t: nvfp4_values(t, axis, rounding, seed, offset, out_dtype)  # noqa: E731
     backward_values = None
     if backward:
-        backward_values = lambda g: _nvfp4_values(g, axis, backward_rounding, None, 0, None)  # noqa: E731
+        backward_values = lambda g: nvfp4_values(g, axis, backward_rounding, None, 0, None)  # noqa: E731
     return _apply(x, values, backward_values)

@@ -68,7 +68,9 @@ def quantize(x, fmt, rounding="nearest_even", saturate=False, seed=None, offset=
 
     Returns a tensor of x's shape and dtype (float32, float64, float16 or bfloat16; any
     strides, 0-d and empty tensors included; a contiguous tensor is read in place and
-    the result written straight into the new tensor). float16 and bfloat16 inputs are
+    the result written straight into the new tensor). A tensor of a format's own dtype
+    (float8_e4m3fn, float8_e5m2, ..., float4_e2m1fn_x2) is read as its exact values and
+    gives float32 (its last axis doubled for float4_e2m1fn_x2). float16 and bfloat16 inputs are
     exact in float32 and are not rounded twice on the way in. Where the format's values
     do not all fit x's dtype (fp16 values in a bfloat16 tensor, say), the default
     result rounds each of them once more, to nearest even, into that dtype;
@@ -90,7 +92,10 @@ def quantize(x, fmt, rounding="nearest_even", saturate=False, seed=None, offset=
 
     Differentiable: x may require grad.
     """
-    _tensors.check_float_tensor(x, "quantize")
+    if out is None and _tensors.compiling():
+        return torch.ops.softfloat.quantize(x, fmt, rounding, bool(saturate), seed, offset, out_dtype, gradient, backward,
+                                            backward_rounding, bool(backward_saturate), backward_seed)
+    x = _tensors.float_values(x, "quantize")
     settings = backward_settings(fmt, gradient, backward, backward_rounding, backward_saturate, backward_seed,
                                  "quantize")
     if out is not None or not (x.requires_grad and torch.is_grad_enabled()):

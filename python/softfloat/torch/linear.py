@@ -23,6 +23,7 @@ import numpy as np
 import torch
 
 from softfloat import _core
+from softfloat import _native_dtypes as native_dtypes
 from softfloat.torch import _tensors
 from softfloat.torch.blocks import mx_quantize, nvfp4_quantize
 from softfloat.torch.scaling import BlockScaling, CurrentScaling, DelayedScaling, RowScaling, _Recipe
@@ -74,7 +75,7 @@ def _operand(x, spec, kind, axis, rounding="nearest_even"):
     if kind == "none":
         return _fp32_operand(x)
     if kind == "format":
-        return _Operand(_tensors.encode(x, spec, rounding), spec)
+        return _Operand(_tensors.encode(x, spec, rounding, as_codes=True), spec)
     if kind == "mx":
         return _fp32_operand(mx_quantize(x.detach(), spec, axis=axis, rounding=rounding))
     if kind == "nvfp4":
@@ -83,7 +84,7 @@ def _operand(x, spec, kind, axis, rounding="nearest_even"):
         scale = spec.scale_of(x.detach().float())
         if scale.numel() == 1:
             scaled = x.detach().float() * scale
-            return _Operand(_tensors.encode(scaled, spec.fmt, spec.rounding, spec.saturate), spec.fmt,
+            return _Operand(_tensors.encode(scaled, spec.fmt, spec.rounding, spec.saturate, as_codes=True), spec.fmt,
                             scale.reshape(()))
         values, _ = spec(x.detach().float())
         return _fp32_operand(values)
@@ -116,60 +117,129 @@ class _Settings:
                                                                                  (CurrentScaling, DelayedScaling)))
 
 
+def forward_product(x, weight, bias, settings):
+    """(y, forward operands): x (m x k) @ weight^T (k x n) + bias, in x's dtype."""
+    qx = settings.operand("input", x, axis=1)
+    qw = settings.operand("weight", weight, axis=1)
+    y = _product(qx, qw, settings.acc, b_transposed=True)
+    if bias is not None:
+        y = y + bias.detach().to(torch.float32)
+    return y.to(x.dtype), (qx, qw)
+
+
+def backward_products(grad, x, weight, settings, forward_operands, need_x, need_w):
+    """(grad_x, grad_w), each None where not needed. forward_operands (qx, qw) are reused
+    where the rounding does not depend on the axis; None computes them again."""
+    grad = grad.to(torch.float32)
+    grad_x = grad_w = None
+    # The incoming gradient, rounded once where its rounding does not depend on the
+    # axis (a delayed-scaling recipe then records one amax per step), else once for
+    # each product with the blocks along that product's reduction axis.
+    if settings.axis_free("grad_output"):
+        qg = settings.operand("grad_output", grad, axis=1)
+        qg_t = _Operand(qg.codes.t().contiguous(), qg.fmt, qg.scale)
+    else:
+        qg = settings.operand("grad_output", grad, axis=1) if need_x else None
+        qg_t = settings.operand("grad_output", grad.t(), axis=1) if need_w else None
+    qx, qw = forward_operands or (None, None)
+    if need_x:  # g (m x n) @ W (n x k): reduces over n
+        if qw is None or not settings.axis_free("weight"):
+            qw = settings.operand("weight", weight, axis=0 if not settings.axis_free("weight") else 1)
+        grad_x = _product(qg, qw, settings.acc, b_transposed=False).to(x.dtype)
+    if need_w:  # g^T (n x m) @ x (m x k): reduces over m
+        if qx is None or not settings.axis_free("input"):
+            qx = settings.operand("input", x, axis=0 if not settings.axis_free("input") else 1)
+        grad_w = _product(qg_t, qx, settings.acc, b_transposed=False).to(weight.dtype)
+    return grad_x, grad_w
+
+
 class _LinearFunction(torch.autograd.Function):
     @staticmethod
     def forward(ctx, x, weight, bias, settings):
-        qx = settings.operand("input", x, axis=1)
-        qw = settings.operand("weight", weight, axis=1)
-        y = _product(qx, qw, settings.acc, b_transposed=True)
-        if bias is not None:
-            y = y + bias.detach().to(torch.float32)
+        y, forward_operands = forward_product(x, weight, bias, settings)
         ctx.settings = settings
-        ctx.forward_operands = (qx, qw)
+        ctx.forward_operands = forward_operands
         ctx.has_bias = bias is not None
         ctx.save_for_backward(x, weight)
-        return y.to(x.dtype)
+        return y
 
     @staticmethod
     def backward(ctx, grad):
-        settings = ctx.settings
         x, weight = ctx.saved_tensors
-        qx, qw = ctx.forward_operands
-        grad = grad.to(torch.float32)
-        grad_x = grad_w = grad_b = None
-        need_x, need_w = ctx.needs_input_grad[0], ctx.needs_input_grad[1]
-        # The incoming gradient, rounded once where its rounding does not depend on the
-        # axis (a delayed-scaling recipe then records one amax per step), else once for
-        # each product with the blocks along that product's reduction axis.
-        if settings.axis_free("grad_output"):
-            qg = settings.operand("grad_output", grad, axis=1)
-            qg_t = _Operand(qg.codes.t().contiguous(), qg.fmt, qg.scale)
-        else:
-            qg = settings.operand("grad_output", grad, axis=1) if need_x else None
-            qg_t = settings.operand("grad_output", grad.t(), axis=1) if need_w else None
-        if need_x:  # g (m x n) @ W (n x k): reduces over n
-            w_along_n = qw if settings.axis_free("weight") else settings.operand("weight", weight, axis=0)
-            grad_x = _product(qg, w_along_n, settings.acc, b_transposed=False).to(x.dtype)
-        if need_w:  # g^T (n x m) @ x (m x k): reduces over m
-            x_along_m = qx if settings.axis_free("input") else settings.operand("input", x, axis=0)
-            grad_w = _product(qg_t, x_along_m, settings.acc, b_transposed=False).to(weight.dtype)
-        if ctx.has_bias and ctx.needs_input_grad[2]:
-            grad_b = grad.sum(0)
+        grad_x, grad_w = backward_products(grad, x, weight, ctx.settings, ctx.forward_operands,
+                                           ctx.needs_input_grad[0], ctx.needs_input_grad[1])
+        grad_b = grad.to(torch.float32).sum(0) if ctx.has_bias and ctx.needs_input_grad[2] else None
         return grad_x, grad_w, grad_b, None
+
+
+def operand_spec(t, spec, function, name):
+    """The spec an operand is rounded by: `spec` for a float tensor; for a tensor of a
+    format's own dtype (float8_e4m3fn, ..., float4_e2m1fn_x2), that format, which rounds
+    its values to the very same codes. A spec naming another format is an error, since
+    the codes would be rounded a second time. Reads t's dtype only (torch.compile's fake
+    kernel calls it too)."""
+    _tensors.check_tensor(t, function, name)
+    if t.dtype in _tensors.FLOAT_TYPES:
+        return spec
+    native = native_dtypes.torch_format(t.dtype)
+    if native is None:
+        _tensors.check_float_tensor(t, function, name)  # raises the TypeError naming the accepted dtypes
+    fmt = native[0]
+    if spec is not None and not (isinstance(spec, str) and spec not in ("nvfp4", *_core.mx_elements())
+                                 and _tensors.format_info(spec, function).name == fmt):
+        raise ValueError(f"softfloat.torch.{function}: {name} holds {fmt} codes ({t.dtype}) and cannot be rounded "
+                         f"by {spec!r}; leave its format out or name {fmt!r}")
+    return fmt
+
+
+def _values_and_spec(t, spec, function, name):
+    """An operand's values (a native dtype decoded exactly) and its spec (operand_spec)."""
+    spec = operand_spec(t, spec, function, name)
+    return (t if t.dtype in _tensors.FLOAT_TYPES else _tensors.decode(t)), spec
+
+
+def _checked(x, weight, bias, weight_format, input_format, function="linear"):
+    """(x values, weight values, input spec, weight spec) with the operands checked."""
+    x, input_format = _values_and_spec(x, input_format, function, "x")
+    weight, weight_format = _values_and_spec(weight, weight_format, function, "weight")
+    if bias is not None:
+        _tensors.check_float_tensor(bias, function, "bias")
+    if weight.dim() != 2 or x.dim() < 1 or x.shape[-1] != weight.shape[1]:
+        raise ValueError(f"softfloat.torch.{function}: x of shape {tuple(x.shape)} and weight of shape "
+                         f"{tuple(weight.shape)} do not fit (x's last axis must equal weight's second)")
+    return x, weight, input_format, weight_format
+
+
+def linear_values(x, weight, bias, weight_format, input_format, grad_output_format, acc):
+    """linear()'s values with no autograd (the custom op softfloat::linear runs it)."""
+    x, weight, input_format, weight_format = _checked(x, weight, bias, weight_format, input_format)
+    settings = _Settings(weight_format, input_format, grad_output_format, acc, "linear")
+    y, _ = forward_product(x.reshape(-1, x.shape[-1]), weight, bias, settings)
+    return y.reshape(*x.shape[:-1], weight.shape[0])
+
+
+def linear_gradients(grad, x, weight, weight_format, input_format, grad_output_format, acc, need_x, need_w):
+    """(grad_x, grad_w) of linear() for the custom op softfloat::linear_backward."""
+    x, weight, input_format, weight_format = _checked(x, weight, None, weight_format, input_format)
+    settings = _Settings(weight_format, input_format, grad_output_format, acc, "linear")
+    grad_x, grad_w = backward_products(grad.reshape(-1, weight.shape[0]), x.reshape(-1, x.shape[-1]), weight,
+                                       settings, None, need_x, need_w)
+    return grad_x.reshape(x.shape) if need_x else None, grad_w
 
 
 def linear(x, weight, bias=None, *, weight_format=None, input_format=None, grad_output_format=None, acc="fp32"):
     """y = x @ weight^T + bias with the operands rounded by their specs (module docstring).
 
     x has shape (..., in_features), weight (out_features, in_features); float tensors on
-    the CPU. Differentiable in x, weight and bias."""
-    for name, t in (("x", x), ("weight", weight)):
-        _tensors.check_float_tensor(t, "linear", name)
-    if bias is not None:
-        _tensors.check_float_tensor(bias, "linear", "bias")
-    if weight.dim() != 2 or x.dim() < 1 or x.shape[-1] != weight.shape[1]:
-        raise ValueError(f"softfloat.torch.linear: x of shape {tuple(x.shape)} and weight of shape "
-                         f"{tuple(weight.shape)} do not fit (x's last axis must equal weight's second)")
+    the CPU, or tensors of a format's own dtype (float8_e4m3fn, float8_e5m2, ...,
+    float4_e2m1fn_x2), whose codes go to the product as they are (their spec may be left
+    out). Differentiable in x, weight and bias. Under torch.compile it is the custom op
+    softfloat::linear (softfloat.torch.ops), except with a scaling recipe, whose amax
+    history is module state: that call runs eagerly (a graph break)."""
+    if _tensors.compiling() and not any(isinstance(spec, _Recipe)
+                                        for spec in (weight_format, input_format, grad_output_format)):
+        return torch.ops.softfloat.linear(x, weight, bias, weight_format, input_format, grad_output_format, acc)
+    x, weight, input_format, weight_format = _checked(x, weight, bias, weight_format, input_format)
     settings = _Settings(weight_format, input_format, grad_output_format, acc, "linear")
     leading = x.shape[:-1]
     x2d = x.reshape(-1, x.shape[-1])
@@ -178,9 +248,20 @@ def linear(x, weight, bias=None, *, weight_format=None, input_format=None, grad_
 
 
 def matmul(a, b, *, a_format=None, b_format=None, grad_format=None, acc="fp32"):
-    """a @ b for 2-D tensors with the operands rounded by their specs; differentiable."""
+    """a @ b for 2-D tensors with the operands rounded by their specs; differentiable.
+    Tensors of a format's own dtype are taken as linear() takes them."""
+    if _tensors.compiling():  # the custom op softfloat::linear, through linear()
+        for name, t in (("a", a), ("b", b)):
+            if t.dim() != 2:
+                raise ValueError(f"softfloat.torch.matmul: {name} must be 2-D, got {t.dim()} dimensions")
+        if b.dtype == getattr(torch, "float4_e2m1fn_x2", None):
+            raise TypeError("softfloat.torch.matmul: under torch.compile, b cannot be float4_e2m1fn_x2 (its pairs "
+                            "lie along the axis matmul transposes); give linear() the weight as (n, k) codes")
+        return linear(a, b.t(), weight_format=b_format, input_format=a_format, grad_output_format=grad_format,
+                      acc=acc)
+    a, a_format = _values_and_spec(a, a_format, "matmul", "a")
+    b, b_format = _values_and_spec(b, b_format, "matmul", "b")
     for name, t in (("a", a), ("b", b)):
-        _tensors.check_float_tensor(t, "matmul", name)
         if t.dim() != 2:
             raise ValueError(f"softfloat.torch.matmul: {name} must be 2-D, got {t.dim()} dimensions")
     return linear(a, b.t(), weight_format=b_format, input_format=a_format, grad_output_format=grad_format, acc=acc)
@@ -239,4 +320,4 @@ def convert(model, *, weight=None, input=None, grad_output=None, acc="fp32", ski
 
 
 __all__ = ["linear", "matmul", "Linear", "convert", "CurrentScaling", "DelayedScaling", "RowScaling",
-           "BlockScaling"]
+           "BlockScaling", "operand_spec", "forward_product", "backward_products", "linear_values", "linear_gradients"]
