@@ -169,3 +169,22 @@ def fake_quantize_alone(rank, size, n, fmt, algorithm):
 
 def float_sizes(rank, size):
     return np.array([dist.get_rank(), dist.get_world_size()])
+
+
+def delayed_scaling_steps(rank, size, steps, reduce_amax):
+    """A DelayedScaling recipe used `steps` times on this rank's data, whose amax at step s
+    is rank_amax(rank, size, s): (amax history, the scales used, the values)."""
+    import softfloat.torch as sft
+    recipe = sft.DelayedScaling("e4m3", history_len=4, reduce_amax=reduce_amax)
+    scales, values = [], []
+    for step in range(steps):
+        x = torch.linspace(-1.0, 1.0, 33) * rank_amax(rank, size, step)
+        q, scale = recipe(x)
+        scales.append(scale.item())
+        values.append(q)
+    return recipe.amax_history.tolist(), scales, torch.stack(values).tolist()  # plain data across processes
+
+
+def rank_amax(rank, size, step):
+    """A different rank holds the largest amax at each step: (1 + (rank + step) mod size) * 2^step / 3."""
+    return (1 + (rank + step) % size) * 2.0**step / 3

@@ -14,9 +14,9 @@ import torch
 from softfloat import _core
 from softfloat import _native_dtypes as native_dtypes
 
-__all__ = ["FLOAT_TYPES", "CODE_TYPES", "ACCEPTED_FLOATS", "check_tensor", "check_float_tensor", "check_float_dtype",
+__all__ = ["FLOAT_TYPES", "CODE_TYPES", "CODE_NAMES", "ACCEPTED_FLOATS", "check_tensor", "check_float_tensor", "check_float_dtype",
            "format_info", "is_stochastic", "resolve_seed", "new_tensor", "contiguous_input", "checked_out",
-           "round_trip", "code_dtype", "encode", "decode", "code_tensor", "float_values", "compiling", "checking_shapes_only"]
+           "round_trip", "code_dtype", "encode", "decode", "code_tensor", "float_values", "compiling", "checking_shapes_only", "check_value_tensor", "value_dtype"]
 
 # The value dtypes and their names in the compiled module.
 FLOAT_TYPES = {
@@ -29,6 +29,10 @@ FLOAT_TYPES = {
 # the 16-, 32- and 64-bit codes as int16 / int32 / int64 (torch 1.13 has no unsigned
 # 16-, 32- or 64-bit type).
 CODE_TYPES = {torch.uint8: 1, torch.int8: 1, torch.int16: 2, torch.int32: 4, torch.int64: 8}
+# decode also takes torch's unsigned 16-, 32- and 64-bit dtypes (torch 2.3 and newer).
+CODE_TYPES.update({getattr(torch, name): size for name, size in (("uint16", 2), ("uint32", 4), ("uint64", 8))
+                   if hasattr(torch, name)})
+CODE_NAMES = ", ".join(str(dtype).removeprefix("torch.") for dtype in CODE_TYPES)
 ACCEPTED_FLOATS = "float32, float64, float16 or bfloat16"
 # The integer dtype viewing a native dtype's storage, by element size.
 _STORAGE_CODES = {1: torch.uint8, 2: torch.int16, 4: torch.int32, 8: torch.int64}
@@ -198,7 +202,7 @@ def decode(codes, fmt=None, dtype=torch.float32):
     codes is either a tensor of torch's own dtype for a format (float8_e4m3fn,
     float8_e5m2, float8_e4m3fnuz, float8_e5m2fnuz, float8_e8m0fnu, float4_e2m1fn_x2,
     bfloat16, float16, ...), whose format fmt may then omit and must otherwise name, or an
-    integer tensor (uint8, int8, int16, int32, int64) of code bit patterns, which needs
+    integer tensor (uint8, int8, int16, int32, int64, uint16, uint32, uint64) of code bit patterns, which needs
     fmt. A code with bits above the format's width raises ValueError (never silently
     truncated)."""
     if compiling():
@@ -238,23 +242,32 @@ def code_tensor(codes, fmt, function):
         return codes.view(storage), name
     if codes.dtype not in CODE_TYPES:
         raise TypeError(f"softfloat.torch.{function}: codes must be a tensor of a format's own dtype "
-                        f"({', '.join(native_dtypes.TORCH_DTYPES)}) or of integer codes (uint8, int8, int16, "
-                        f"int32, int64), got {codes.dtype}")
+                        f"({', '.join(native_dtypes.TORCH_DTYPES)}) or of integer codes ({CODE_NAMES}), "
+                        f"got {codes.dtype}")
     if fmt is None:
         raise TypeError(f"softfloat.torch.{function}: integer codes ({codes.dtype}) need the format, "
                         f"e.g. {function}(codes, 'e4m3')")
     return codes, fmt
 
 
-def float_values(x, function, what="x"):
-    """x as a tensor of values: float32, float64, float16 and bfloat16 as they are; a
-    tensor of another format's own dtype (float8_*, float4_e2m1fn_x2) decoded exactly to
-    float32. Anything else raises TypeError naming `function`."""
+def check_value_tensor(x, function, what="x"):
+    """A tensor of values: float32, float64, float16, bfloat16, or a format's own dtype
+    (float8_*, float4_e2m1fn_x2); anything else raises TypeError naming `function`."""
     check_tensor(x, function, what)
-    if x.dtype in FLOAT_TYPES:
+    if x.dtype in FLOAT_TYPES or native_dtypes.torch_format(x.dtype) is not None:
         return x
-    if native_dtypes.torch_format(x.dtype) is not None:
-        return decode(x)
     others = ", ".join(name for name in native_dtypes.TORCH_DTYPES if name not in FLOAT_TYPES.values())
     raise TypeError(f"softfloat.torch.{function}: {what} must be a {ACCEPTED_FLOATS} tensor or one of a format's own "
                     f"dtype ({others}), got {x.dtype}")
+
+
+def value_dtype(x):
+    """The dtype of x's values: its own float dtype, float32 for a format's own dtype."""
+    return x.dtype if x.dtype in FLOAT_TYPES else torch.float32
+
+
+def float_values(x, function, what="x"):
+    """x as a tensor of values (check_value_tensor): float32, float64, float16 and
+    bfloat16 as they are; a format's own dtype decoded exactly to float32."""
+    check_value_tensor(x, function, what)
+    return x if x.dtype in FLOAT_TYPES else decode(x)

@@ -59,19 +59,6 @@ if _FP4 is not None:
 _BITS = {"mxfp6_e3m2": 6, "mxfp6_e2m3": 6, "mxfp4_e2m1": 4}
 
 
-def _float32_blocks_last(x, axis, function):
-    """x's values as contiguous float32 with the blocks' axis last, and that axis."""
-    x = _tensors.float_values(x, function)
-    if x.dim() == 0:
-        raise ValueError(f"softfloat.torch.{function}: x is 0-d; blocks need an axis to run along")
-    if not -x.dim() <= axis < x.dim():
-        raise ValueError(f"softfloat.torch.{function}: axis {axis} is out of range for a tensor of {x.dim()} "
-                         f"dimensions")
-    axis %= x.dim()
-    values = x.detach().to(torch.float32).movedim(axis, -1).contiguous()
-    return values, axis
-
-
 def _scale_layout(layout, axis, dim, function):
     if layout not in SCALE_LAYOUTS:
         raise ValueError(f"softfloat.torch.{function}: scale_layout must be one of {', '.join(SCALE_LAYOUTS)}, "
@@ -167,7 +154,7 @@ def mx_encode(x, element, block_size=32, axis=-1, scale_rule="floor", rounding="
     offset are softfloat.torch.mx_quantize's; mx_decode(*mx_encode(x, ...)) equals
     mx_quantize(x, ...) as float32 bit for bit."""
     element = _element_name(element, "mx_encode")
-    values, axis = _float32_blocks_last(x, axis, "mx_encode")
+    values, axis = blocks.blocks_last(x, axis, "mx_encode")
     _scale_layout(scale_layout, axis, values.dim(), "mx_encode")
     length = values.shape[-1]
     if element == "mxfp4_e2m1" and length % 2:
@@ -241,7 +228,7 @@ def nvfp4_encode(x, axis=-1, rounding="nearest_even", seed=None, offset=0, *, sc
     if _FP4 is None:
         raise RuntimeError(f"softfloat.torch.nvfp4_encode: torch {torch.__version__} has no float4_e2m1fn_x2 "
                            f"(torch 2.8 and newer)")
-    values, axis = _float32_blocks_last(x, axis, "nvfp4_encode")
+    values, axis = blocks.blocks_last(x, axis, "nvfp4_encode")
     _scale_layout(scale_layout, axis, values.dim(), "nvfp4_encode")
     elements, scales, amax = _core.nvfp4_quantize(values.numpy(), rounding=rounding,
                                                   seed=_tensors.resolve_seed(seed, rounding), offset=offset)

@@ -15,13 +15,14 @@ import torch
 from softfloat import _core
 from softfloat.torch import _tensors
 
-__all__ = ["mx_quantize", "nvfp4_quantize", "mx_values", "nvfp4_values", "check_blocks", "check_mx_element"]
+__all__ = ["mx_quantize", "nvfp4_quantize", "mx_values", "nvfp4_values", "check_blocks", "check_mx_element", "blocks_last"]
 
 
 def check_blocks(x, axis, function):
     """The checks of x and axis that need no values (torch.compile's fake kernels make
-    them too); returns the axis as a non-negative index."""
-    _tensors.check_float_tensor(x, function)
+    them too); returns the axis as a non-negative index. x holds values: a float tensor
+    or one of a format's own dtype (float8_*, float4_e2m1fn_x2)."""
+    _tensors.check_value_tensor(x, function)
     if x.dim() == 0:
         raise ValueError(f"softfloat.torch.{function}: x is 0-d; blocks need an axis to run along")
     axis = operator.index(axis)
@@ -39,11 +40,11 @@ def check_mx_element(element, function):
     return element
 
 
-def _blocks_last(x, axis, function):
-    """x as contiguous float32 with the blocks' axis last, and the axis index."""
+def blocks_last(x, axis, function):
+    """x's values as contiguous float32 with the blocks' axis last, and the axis index."""
     axis = check_blocks(x, axis, function)
-    moved = x.detach().to(torch.float32)  # exact for float16 and bfloat16; float64 is rounded (documented)
-    if axis != x.dim() - 1:
+    moved = _tensors.float_values(x, function).detach().to(torch.float32)  # exact for float16 and bfloat16;
+    if axis != x.dim() - 1:                                                  # float64 is rounded (documented)
         moved = moved.movedim(axis, -1)
     return moved.contiguous(), axis
 
@@ -65,12 +66,12 @@ def _block_size(block_size):
 def _restore(result, axis, like, out_dtype):
     if axis != like.dim() - 1:
         result = result.movedim(-1, axis).contiguous()
-    dtype = like.dtype if out_dtype is None else _tensors.check_float_dtype(out_dtype, "mx_quantize", "out_dtype")
+    dtype = _tensors.value_dtype(like) if out_dtype is None else _tensors.check_float_dtype(out_dtype, "mx_quantize", "out_dtype")
     return result if dtype == torch.float32 else result.to(dtype)
 
 
 def mx_values(x, element, block_size, axis, scale_rule, rounding, seed, offset, out_dtype):
-    source, axis = _blocks_last(x, axis, "mx_quantize")
+    source, axis = blocks_last(x, axis, "mx_quantize")
     result = _tensors.new_tensor(source.shape, torch.float32)
     # Called for empty tensors too, so that their arguments are checked as NumPy's are.
     _core._mx_round_trip_buffer(source.data_ptr(), result.data_ptr(), _rows(source), source.shape[-1], element,
@@ -79,7 +80,7 @@ def mx_values(x, element, block_size, axis, scale_rule, rounding, seed, offset, 
 
 
 def nvfp4_values(x, axis, rounding, seed, offset, out_dtype):
-    source, axis = _blocks_last(x, axis, "nvfp4_quantize")
+    source, axis = blocks_last(x, axis, "nvfp4_quantize")
     result = _tensors.new_tensor(source.shape, torch.float32)
     _core._nvfp4_round_trip_buffer(source.data_ptr(), result.data_ptr(), _rows(source), source.shape[-1], rounding,
                                    _tensors.resolve_seed(seed, rounding), offset)
@@ -128,6 +129,7 @@ def mx_quantize(x, element, block_size=32, axis=-1, scale_rule="floor", rounding
     if _tensors.compiling():
         return torch.ops.softfloat.mx_quantize(x, element, block_size, axis, scale_rule, rounding, seed, offset, backward,
                                                backward_rounding, out_dtype)
+    check_blocks(x, axis, "mx_quantize")  # before autograd sees x, which must be a CPU tensor
     values = lambda t: mx_values(t, element, block_size, axis, scale_rule, rounding, seed, offset, out_dtype)  # noqa: E731
     backward_values = None
     if backward is not None:
@@ -146,6 +148,7 @@ def nvfp4_quantize(x, axis=-1, rounding="nearest_even", seed=None, offset=0, *, 
     if _tensors.compiling():
         return torch.ops.softfloat.nvfp4_quantize(x, axis, rounding, seed, offset, bool(backward), backward_rounding,
                                                   out_dtype)
+    check_blocks(x, axis, "nvfp4_quantize")
     values = lambda t: nvfp4_values(t, axis, rounding, seed, offset, out_dtype)  # noqa: E731
     backward_values = None
     if backward:

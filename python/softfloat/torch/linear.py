@@ -19,6 +19,8 @@ batch): as microxcaling does for MX; element formats and one-scale recipes give 
 codes along either axis, so their forward codes are reused. Gradients reach the input,
 the weight and the bias (straight through the rounding).
 """
+import math
+
 import numpy as np
 import torch
 
@@ -43,6 +45,11 @@ class _Operand:
         codes = self.codes.numpy().view(_NUMPY_CODES[self.codes.dtype])
         return codes.T if transpose else codes
 
+
+
+def as_rows(t):
+    """t (..., k) as a 2-D (rows, k) view or copy; reshape(-1, k) cannot when k is 0."""
+    return t.reshape(math.prod(t.shape[:-1]), t.shape[-1])
 
 
 def _fp32_operand(values):
@@ -214,7 +221,7 @@ def linear_values(x, weight, bias, weight_format, input_format, grad_output_form
     """linear()'s values with no autograd (the custom op softfloat::linear runs it)."""
     x, weight, input_format, weight_format = _checked(x, weight, bias, weight_format, input_format)
     settings = _Settings(weight_format, input_format, grad_output_format, acc, "linear")
-    y, _ = forward_product(x.reshape(-1, x.shape[-1]), weight, bias, settings)
+    y, _ = forward_product(as_rows(x), weight, bias, settings)
     return y.reshape(*x.shape[:-1], weight.shape[0])
 
 
@@ -222,7 +229,7 @@ def linear_gradients(grad, x, weight, weight_format, input_format, grad_output_f
     """(grad_x, grad_w) of linear() for the custom op softfloat::linear_backward."""
     x, weight, input_format, weight_format = _checked(x, weight, None, weight_format, input_format)
     settings = _Settings(weight_format, input_format, grad_output_format, acc, "linear")
-    grad_x, grad_w = backward_products(grad.reshape(-1, weight.shape[0]), x.reshape(-1, x.shape[-1]), weight,
+    grad_x, grad_w = backward_products(as_rows(grad), as_rows(x), weight,
                                        settings, None, need_x, need_w)
     return grad_x.reshape(x.shape) if need_x else None, grad_w
 
@@ -242,7 +249,7 @@ def linear(x, weight, bias=None, *, weight_format=None, input_format=None, grad_
     x, weight, input_format, weight_format = _checked(x, weight, bias, weight_format, input_format)
     settings = _Settings(weight_format, input_format, grad_output_format, acc, "linear")
     leading = x.shape[:-1]
-    x2d = x.reshape(-1, x.shape[-1])
+    x2d = as_rows(x)
     y = _LinearFunction.apply(x2d, weight, bias, settings)
     return y.reshape(*leading, weight.shape[0])
 
@@ -320,4 +327,4 @@ def convert(model, *, weight=None, input=None, grad_output=None, acc="fp32", ski
 
 
 __all__ = ["linear", "matmul", "Linear", "convert", "CurrentScaling", "DelayedScaling", "RowScaling",
-           "BlockScaling", "operand_spec", "forward_product", "backward_products", "linear_values", "linear_gradients"]
+           "BlockScaling", "operand_spec", "forward_product", "backward_products", "linear_values", "linear_gradients", "as_rows"]

@@ -52,7 +52,7 @@ def _value_dtype(x, out_dtype):
     """The dtype of a fake quantization's result (round_trip's rule)."""
     if out_dtype is not None:
         return _tensors.check_float_dtype(out_dtype, "quantize", "out_dtype")
-    return x.dtype if x.dtype in _tensors.FLOAT_TYPES else torch.float32
+    return _tensors.value_dtype(x)
 
 
 def _value_shape(x):
@@ -160,7 +160,7 @@ def _(x, element, block_size, axis, scale_rule, rounding, seed, offset, backward
     from softfloat.torch.blocks import check_blocks, check_mx_element
     check_blocks(x, axis, "mx_quantize")
     check_mx_element(element, "mx_quantize")
-    return x.new_empty(x.shape, dtype=x.dtype if out_dtype is None else out_dtype)
+    return x.new_empty(_value_shape(x), dtype=_value_dtype(x, out_dtype))
 
 
 def _mx_setup(ctx, inputs, output):
@@ -191,7 +191,7 @@ def nvfp4_quantize(x: Tensor, axis: int, rounding: str, seed: Optional[int], off
 def _(x, axis, rounding, seed, offset, backward, backward_rounding, out_dtype):
     from softfloat.torch.blocks import check_blocks
     check_blocks(x, axis, "nvfp4_quantize")
-    return x.new_empty(x.shape, dtype=x.dtype if out_dtype is None else out_dtype)
+    return x.new_empty(_value_shape(x), dtype=_value_dtype(x, out_dtype))
 
 
 def _nvfp4_setup(ctx, inputs, output):
@@ -231,10 +231,6 @@ def _fake_linear(x, weight, bias, weight_format, input_format, grad_output_forma
     return x_shape, w_shape
 
 
-def _value_dtype_of(t):
-    return t.dtype if t.dtype in _tensors.FLOAT_TYPES else torch.float32
-
-
 @torch.library.custom_op("softfloat::linear", mutates_args=())
 def linear(x: Tensor, weight: Tensor, bias: Optional[Tensor], weight_format: Optional[str],
            input_format: Optional[str], grad_output_format: Optional[str], acc: str) -> Tensor:
@@ -246,7 +242,7 @@ def linear(x: Tensor, weight: Tensor, bias: Optional[Tensor], weight_format: Opt
 @_fake
 def _(x, weight, bias, weight_format, input_format, grad_output_format, acc):
     x_shape, w_shape = _fake_linear(x, weight, bias, weight_format, input_format, grad_output_format, acc)
-    return x.new_empty((*x_shape[:-1], w_shape[0]), dtype=_value_dtype_of(x))
+    return x.new_empty((*x_shape[:-1], w_shape[0]), dtype=_tensors.value_dtype(x))
 
 
 @torch.library.custom_op("softfloat::linear_backward", mutates_args=())
@@ -264,8 +260,8 @@ def linear_backward(grad: Tensor, x: Tensor, weight: Tensor, weight_format: Opti
 @_fake
 def _(grad, x, weight, weight_format, input_format, grad_output_format, acc, need_x, need_w):
     x_shape, w_shape = _fake_linear(x, weight, None, weight_format, input_format, grad_output_format, acc)
-    return [x.new_empty(x_shape if need_x else 0, dtype=_value_dtype_of(x)),
-            weight.new_empty(w_shape if need_w else 0, dtype=_value_dtype_of(weight))]
+    return [x.new_empty(x_shape if need_x else 0, dtype=_tensors.value_dtype(x)),
+            weight.new_empty(w_shape if need_w else 0, dtype=_tensors.value_dtype(weight))]
 
 
 def _linear_setup(ctx, inputs, output):
@@ -276,13 +272,14 @@ def _linear_setup(ctx, inputs, output):
 
 
 def _linear_backward(ctx, grad):
+    from softfloat.torch.linear import as_rows
     x, weight = ctx.saved_tensors
     need_x, need_w = ctx.needs_input_grad[0], ctx.needs_input_grad[1]
     grad_x = grad_w = grad_b = None
     if need_x or need_w:
         grad_x, grad_w = torch.ops.softfloat.linear_backward(grad, x, weight, *ctx.specs, need_x, need_w)
     if ctx.has_bias and ctx.needs_input_grad[2]:
-        grad_b = grad.to(torch.float32).reshape(-1, grad.shape[-1]).sum(0)
+        grad_b = as_rows(grad.to(torch.float32)).sum(0)
     return (grad_x if need_x else None, grad_w if need_w else None, grad_b, None, None, None, None)
 
 

@@ -81,11 +81,18 @@ class DelayedScaling(_Recipe):
     `history_len` entries; the scale used is the one computed after the previous use,
     scale = max_fmt / amax_h / 2^margin with amax_h the largest entry of the history
     (amax_compute="max") or the newest (amax_compute="most_recent"). The first use (empty
-    history) has scale 1; a zero or non-finite amax_h keeps the previous scale."""
+    history) has scale 1; a zero or non-finite amax_h keeps the previous scale.
+
+    Across ranks: where torch.distributed is initialised and reduce_amax is True (the
+    default, as TransformerEngine's reduce_amax), each use's amax is reduced with a max
+    all-reduce over `group` (None: the default group) before it enters the history, so
+    that every rank holds the same history and scale. Every rank of the group must then
+    use the recipe in the same order, as with any collective."""
 
     def __init__(self, fmt, *, history_len=1024, amax_compute="max", margin=0, power_of_two=False,
-                 rounding="nearest_even", saturate=True):
+                 rounding="nearest_even", saturate=True, reduce_amax=True, group=None):
         super().__init__(fmt, rounding, saturate)
+        self.reduce_amax, self.group = bool(reduce_amax), group
         if amax_compute not in ("max", "most_recent"):
             raise ValueError(f"softfloat.torch.DelayedScaling: amax_compute must be 'max' or 'most_recent', not "
                              f"{amax_compute!r}")
@@ -101,8 +108,18 @@ class DelayedScaling(_Recipe):
         self._record(x.abs().max() if x.numel() else torch.tensor(0.0))
         return scale
 
+    def _reduced(self, amax):
+        """amax, or its maximum over the ranks of the group."""
+        distributed = torch.distributed
+        if not (self.reduce_amax and distributed.is_available() and distributed.is_initialized()):
+            return amax
+        amax = amax.detach().to(torch.float32).clone()
+        distributed.all_reduce(amax, op=distributed.ReduceOp.MAX, group=self.group)
+        return amax
+
     @torch.no_grad()
     def _record(self, amax):
+        amax = self._reduced(amax)
         # Newest entry first (TransformerEngine rolls the history and writes slot 0).
         self.amax_history.copy_(torch.roll(self.amax_history, 1))
         self.amax_history[0] = amax.to(self.amax_history.dtype)
