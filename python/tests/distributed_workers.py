@@ -188,3 +188,17 @@ def delayed_scaling_steps(rank, size, steps, reduce_amax):
 def rank_amax(rank, size, step):
     """A different rank holds the largest amax at each step: (1 + (rank + step) mod size) * 2^step / 3."""
     return (1 + (rank + step) % size) * 2.0**step / 3
+
+
+def recipe_delayed_scales(rank, size, steps):
+    """A te_delayed Linear trained `steps` steps on this rank's inputs (amax rank_amax):
+    the x, w and dy histories and scales after the last step."""
+    import softfloat.torch as sft
+    from softfloat.torch import recipes
+    torch.manual_seed(0)  # the same weights on every rank
+    layer = sft.Linear(33, 4, recipe=recipes.te_delayed(amax_history_len=4))
+    for step in range(steps):
+        x = torch.linspace(-1.0, 1.0, 33).repeat(2, 1) * rank_amax(rank, size, step)
+        layer(x).sum().backward()
+    state = layer.recipe_state
+    return {name: getattr(state, name).tolist() for name in ("x_history", "x_scale", "w_history", "dy_history")}

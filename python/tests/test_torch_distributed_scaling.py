@@ -52,3 +52,15 @@ def test_outside_torch_distributed_the_recipe_is_local():
     recipe = sft.DelayedScaling("e4m3", history_len=2)  # reduce_amax=True by default: nothing to reduce over
     recipe(torch.tensor([3.0, -5.0]))
     assert recipe.amax_history.tolist() == [5.0, 0.0]
+
+
+@pytest.mark.parametrize("size", [2, 4])
+def test_te_delayed_recipe_reduces_its_amaxes_across_ranks(size):
+    """The recipe's own state (recipes.RecipeState, TransformerEngine's kernel_bulk): the
+    input's history holds each step's largest amax over the ranks, the same on every rank."""
+    results = sfd.launch(size, workers.recipe_delayed_scales, STEPS, timeout=TIMEOUT)
+    global_amax = [float(np.float32(max(workers.rank_amax(r, size, s) for r in range(size)))) for s in range(STEPS)]
+    for rank, state in enumerate(results):
+        assert state["x_history"] == global_amax[::-1] + [0.0] * (4 - STEPS), rank
+        assert state["x_scale"] == float(np.float32(448.0) / np.float32(max(global_amax))), rank
+        assert state == results[0]  # the weight's and the gradient's histories agree too

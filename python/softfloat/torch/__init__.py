@@ -27,6 +27,8 @@ from softfloat.torch.fake_quantize import Quantize, quantize
 from softfloat.torch.linear import Linear, convert, linear, matmul
 from softfloat.torch.optim import LowPrecisionOptimizer
 from softfloat.torch.scaling import BlockScaling, CurrentScaling, DelayedScaling, RowScaling
+from softfloat.torch import recipes
+from softfloat.torch.recipe_layers import BatchedMatmul, Conv1d, Conv2d, Embedding
 from softfloat.torch import ops  # registers the torch.library ops that torch.compile traces
 
 if _torch.distributed.is_available():  # torch builds without it keep the rest
@@ -34,4 +36,5 @@ if _torch.distributed.is_available():  # torch builds without it keep the rest
 
 __all__ = ["quantize", "encode", "decode", "Quantize", "mx_quantize", "nvfp4_quantize", "mx_encode", "mx_decode",
            "nvfp4_encode", "nvfp4_decode", "MXEncoding", "NVFP4Encoding", "linear", "matmul",
-           "Linear", "convert", "LowPrecisionOptimizer", "CurrentScaling", "DelayedScaling", "RowScaling", "BlockScaling"]
+           "Linear", "convert", "LowPrecisionOptimizer", "CurrentScaling", "DelayedScaling", "RowScaling", "BlockScaling",
+           "recipes", "Conv1d", "Conv2d", "Embedding", "BatchedMatmul"]

@@ -26,7 +26,7 @@ import torch
 
 from softfloat import _core
 from softfloat import _native_dtypes as native_dtypes
-from softfloat.torch import _tensors
+from softfloat.torch import _tensors, recipes
 from softfloat.torch.blocks import mx_quantize, nvfp4_quantize
 from softfloat.torch.scaling import BlockScaling, CurrentScaling, DelayedScaling, RowScaling, _Recipe
 
@@ -274,14 +274,31 @@ def matmul(a, b, *, a_format=None, b_format=None, grad_format=None, acc="fp32"):
     return linear(a, b.t(), weight_format=b_format, input_format=a_format, grad_output_format=grad_format, acc=acc)
 
 
+def _check_recipe(recipe, specs, acc, function):
+    if recipe is None:
+        return
+    if not isinstance(recipe, recipes.Recipe):
+        raise TypeError(f"softfloat.torch.{function}: recipe must be a softfloat.torch.recipes.Recipe (such as "
+                        f"recipes.te_nvfp4()), not {type(recipe).__name__}")
+    given = [name for name, spec in specs.items() if spec is not None]
+    if given or acc != "fp32":
+        raise ValueError(f"softfloat.torch.{function}: a recipe says how every operand is rounded; give it alone, "
+                         f"without {', '.join(given) or 'acc'}")
+
+
 class Linear(torch.nn.Linear):
     """nn.Linear whose product rounds its operands: weight=, input=, grad_output= specs
-    (None: float32 as it is), acc= the accumulator format. A recipe's state (amax
-    history, scale) belongs to the module and its state_dict."""
+    (None: float32 as it is), acc= the accumulator format; or recipe= a system's recipe
+    (softfloat.torch.recipes), which rounds each operand of each of the three GEMMs as
+    that system does. A scaling recipe's state (amax history, scale) belongs to the
+    module and its state_dict."""
 
     def __init__(self, in_features, out_features, bias=True, *, weight=None, input=None, grad_output=None,
-                 acc="fp32", device=None, dtype=None):
+                 acc="fp32", recipe=None, device=None, dtype=None):
         super().__init__(in_features, out_features, bias, device=device, dtype=dtype)
+        _check_recipe(recipe, {"weight": weight, "input": input, "grad_output": grad_output}, acc, "Linear")
+        self.recipe = recipe
+        self.recipe_state = recipes.RecipeState(recipe) if recipe is not None else None
         settings = _Settings(weight, input, grad_output, acc, "Linear")  # checks the specs now
         self.acc = acc
         self.weight_spec, self.input_spec, self.grad_output_spec = weight, input, grad_output
@@ -290,6 +307,10 @@ class Linear(torch.nn.Linear):
                                             if isinstance(spec, torch.nn.Module)})
 
     def forward(self, x):
+        if self.recipe is not None:
+            from softfloat.torch.recipe_linear import recipe_linear
+            _tensors.check_float_tensor(x, "Linear")
+            return recipe_linear(x, self.weight, self.bias, self.recipe, self.recipe_state)
         return linear(x, self.weight, self.bias, weight_format=self.weight_spec, input_format=self.input_spec,
                       grad_output_format=self.grad_output_spec, acc=self.acc)
 
@@ -298,26 +319,42 @@ class Linear(torch.nn.Linear):
                                                                  ("input", self.input_spec),
                                                                  ("grad_output", self.grad_output_spec))
                           if spec is not None and not isinstance(spec, torch.nn.Module))
+        if self.recipe is not None:
+            return super().extra_repr() + f", recipe={self.recipe.name!r}"
         return super().extra_repr() + (", " + specs if specs else "") + f", acc={self.acc!r}"
 
 
-def convert(model, *, weight=None, input=None, grad_output=None, acc="fp32", skip=()):
+def convert(model, *, weight=None, input=None, grad_output=None, acc="fp32", recipe=None, skip=()):
     """Replaces every nn.Linear of `model` (in place; also returned) by a Linear with the
     same parameters and the given specs. A spec may be a callable taking the module's
     qualified name and returning the spec (a fresh recipe per layer, say); names in
-    `skip` are left alone."""
+    `skip` are left alone. recipe= a system's recipe (softfloat.torch.recipes, such as
+    recipes.te_nvfp4()) for every layer instead of the specs; giving both is an error.
+    With a recipe, nn.Conv1d, nn.Conv2d and nn.Embedding are replaced too
+    (softfloat.torch.recipe_layers: convolutions as im2col GEMMs, embeddings' weights)."""
+    _check_recipe(recipe if not callable(recipe) else None,
+                  {"weight": weight, "input": input, "grad_output": grad_output}, acc, "convert")
+
     def resolve(spec, name):
         return spec(name) if callable(spec) and not isinstance(spec, torch.nn.Module) else spec
 
     for name, module in list(model.named_modules()):
         for child_name, child in list(module.named_children()):
             qualified = f"{name}.{child_name}" if name else child_name
-            if type(child) is not torch.nn.Linear or qualified in skip:
+            if qualified in skip:
+                continue
+            if recipe is not None and type(child) is not torch.nn.Linear:
+                from softfloat.torch.recipe_layers import replacement
+                layer = replacement(child, resolve(recipe, qualified))
+                if layer is not None:
+                    setattr(module, child_name, layer)
+                continue
+            if type(child) is not torch.nn.Linear:
                 continue
             replacement = Linear(child.in_features, child.out_features, child.bias is not None,
                                  weight=resolve(weight, qualified), input=resolve(input, qualified),
                                  grad_output=resolve(grad_output, qualified), acc=acc,
-                                 dtype=child.weight.dtype)
+                                 recipe=resolve(recipe, qualified), dtype=child.weight.dtype)
             with torch.no_grad():
                 replacement.weight.copy_(child.weight)
                 if child.bias is not None:
