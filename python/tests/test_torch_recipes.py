@@ -362,3 +362,56 @@ def test_convert_with_a_recipe_swaps_convolutions_and_embeddings():
     assert all(torch.equal(p, q) for p, q in zip(before, model.parameters()))
     with pytest.raises(ValueError, match="groups=1"):
         sft.Conv2d(2, 2, 3, groups=2, recipe=recipes.te_mxfp8())(torch.randn(1, 2, 5, 5))
+
+
+# --- torchao's MXFP8 training, emulated on the CPU ---------------------------------------------
+
+def bf16_valued(*shape, scale=1.0):
+    """float32 tensors holding bfloat16 values (as in bf16 training): torchao's eager RCEIL,
+    a float32 log2 of amax / 448, is exact for them (docs/peers/torchao.md counts the
+    float32 amaxes where it is not)."""
+    return (torch.randn(*shape) * scale).to(torch.bfloat16).to(torch.float32)
+
+
+def test_mxfp8_operands_equal_torchaos_to_mx():
+    mx_tensor = pytest.importorskip("torchao.prototype.mx_formats.mx_tensor")
+    mx_config = pytest.importorskip("torchao.prototype.mx_formats.config")
+    torch.manual_seed(10)
+    operand = recipes.torchao_mxfp8().forward.a
+    for scale in (2.0**-20, 1.0, 2.0**20):
+        t = bf16_valued(16, 96, scale=scale)
+        s, q = mx_tensor.to_mx(t, torch.float8_e4m3fn, 32, mx_config.ScaleCalculationMode.RCEIL)
+        theirs = (q.to(torch.float32).reshape(16, 3, 32) * torch.exp2(s.view(torch.uint8).to(torch.float32) - 127)
+                  .reshape(16, 3, 1)).reshape(16, 96)
+        assert torch.equal(bits(recipes.operand_values(t, operand, axis=1)), bits(theirs))
+
+
+@pytest.mark.parametrize("recipe_name", recipes.TORCHAO_MXFP8)
+def test_linear_against_torchaos_emulated_mxfp8_linear(recipe_name):
+    """MXFP8Linear(kernel_preference=EMULATED) dequantizes the same MXFP8 operands and
+    multiplies them in the training dtype (float32 here): outputs and gradients agree
+    within float32 summation's bound."""
+    mxfp8_linear = pytest.importorskip("torchao.prototype.moe_training.mxfp8_linear")
+    preference = pytest.importorskip("torchao.quantization.quantize_.common.kernel_preference")
+    torch.manual_seed(11)
+    theirs = mxfp8_linear.MXFP8Linear(64, 64, kernel_preference=preference.KernelPreference.EMULATED,
+                                      wgrad_with_hp=recipe_name.endswith("with_hp"))
+    ours = sft.Linear(64, 64, recipe=recipes.torchao_mxfp8(recipe_name))  # torchao: whole blocks only
+    with torch.no_grad():
+        theirs.weight.copy_(bf16_valued(64, 64))
+        ours.weight.copy_(theirs.weight)
+        ours.bias.copy_(theirs.bias)
+    x, g = bf16_valued(32, 64, scale=3.0), bf16_valued(32, 64)
+    results = []
+    for layer in (theirs, ours):
+        xi = x.clone().requires_grad_()
+        y = layer(xi)
+        y.backward(g)
+        results.append((y.detach(), xi.grad, layer.weight.grad))
+    w = theirs.weight.detach()
+    bound = lambda k, a, b: k * 2.0**-24 * (a.abs() @ b.abs()) * 4 + 1e-30  # noqa: E731
+    (y0, gx0, gw0), (y1, gx1, gw1) = results
+    assert torch.all((y0 - y1).abs() <= bound(64, x, w.t()) + 1e-6)
+    assert torch.all((gx0 - gx1).abs() <= bound(64, g, w))
+    assert torch.all((gw0 - gw1).abs() <= bound(32, g.t(), x))
+    assert not torch.equal(y1, F.linear(x, w, ours.bias.detach()))
