@@ -158,6 +158,11 @@ def test_decode_fake_kernel_doubles_float4_pairs():
                                                "nearest_even", None), ValueError, "axis 2"),
     (lambda x: torch.ops.softfloat.linear(x, x.t(), None, "e4m3", None, None, "fp32"), ValueError, "do not fit"),
     (lambda x: torch.ops.softfloat.decode(x.to(torch.uint8), None, torch.float32), TypeError, "need the format"),
+    (lambda x: torch.ops.softfloat.decode(x.to(torch.float8_e5m2), "e4m3", torch.float32), TypeError,
+     "holds e5m2 codes, not e4m3"),
+    (lambda x: torch.ops.softfloat.decode(x.to(torch.uint8), "bf16", torch.float32), ValueError, "do not fit"),
+    (lambda x: torch.ops.softfloat.encode(x.to(torch.int32), "e4m3", "nearest_even", False, None, 0, False),
+     TypeError, "got torch.int32"),
 ])
 def test_fake_kernels_check_arguments_while_tracing(call, error, message):
     with pytest.raises(error, match=message):

@@ -16,7 +16,8 @@ from softfloat import _native_dtypes as native_dtypes
 
 __all__ = ["FLOAT_TYPES", "CODE_TYPES", "CODE_NAMES", "ACCEPTED_FLOATS", "check_tensor", "check_float_tensor", "check_float_dtype",
            "format_info", "is_stochastic", "resolve_seed", "new_tensor", "contiguous_input", "checked_out",
-           "round_trip", "code_dtype", "encode", "decode", "code_tensor", "float_values", "compiling", "checking_shapes_only", "check_value_tensor", "value_dtype"]
+           "round_trip", "code_dtype", "encode", "decode", "code_tensor", "float_values", "compiling", "checking_shapes_only", "check_value_tensor", "value_dtype",
+           "checked_codes", "check_pairs"]
 
 # The value dtypes and their names in the compiled module.
 FLOAT_TYPES = {
@@ -183,9 +184,7 @@ def encode(x, fmt, rounding="nearest_even", saturate=False, seed=None, offset=0,
 
 def _encode_pairs(x, fmt, rounding, saturate, seed, offset, dtype):
     """Codes of four bits packed two a byte along the last axis (float4_e2m1fn_x2)."""
-    if x.dim() == 0 or x.shape[-1] % 2:
-        raise ValueError(f"softfloat.torch.encode: {dtype} holds two values a byte along the last axis, which must "
-                         f"be even; x has shape {tuple(x.shape)} (as_codes=True gives one uint8 code a value)")
+    check_pairs(x.shape, dtype)
     source = contiguous_input(x)
     if source.dtype not in (torch.float32, torch.float64):
         source = source.to(torch.float32)  # exact for float16 and bfloat16
@@ -207,20 +206,35 @@ def decode(codes, fmt=None, dtype=torch.float32):
     truncated)."""
     if compiling():
         return torch.ops.softfloat.decode(codes, fmt, dtype)
-    check_tensor(codes, "decode", "codes")
-    check_float_dtype(dtype, "decode")
-    codes, fmt = code_tensor(codes, fmt, "decode")
-    info = format_info(fmt, "decode")
+    codes, fmt = checked_codes(codes, fmt, dtype)
     size = CODE_TYPES[codes.dtype]
-    if 8 * size < info.bits:
-        raise ValueError(f"softfloat.torch.decode: {info.name} codes have {info.bits} bits and do not fit "
-                         f"{codes.dtype}")
     source = contiguous_input(codes)
     values = new_tensor(codes.shape, dtype)
     n = source.numel()
     if n:
         _core._dequantize_buffer(source.data_ptr(), size, values.data_ptr(), FLOAT_TYPES[dtype], n, fmt)
     return values
+
+
+def checked_codes(codes, fmt, dtype):
+    """decode's arguments checked: (integer codes, format), as code_tensor gives them, wide
+    enough for the format. Shapes and dtypes only (the fake kernel of decode calls it on
+    meta tensors too)."""
+    check_tensor(codes, "decode", "codes")
+    check_float_dtype(dtype, "decode")
+    codes, fmt = code_tensor(codes, fmt, "decode")
+    info = format_info(fmt, "decode")
+    if 8 * CODE_TYPES[codes.dtype] < info.bits:
+        raise ValueError(f"softfloat.torch.decode: {info.name} codes have {info.bits} bits and do not fit "
+                         f"{codes.dtype}")
+    return codes, fmt
+
+
+def check_pairs(shape, dtype):
+    """A shape whose last axis float4_e2m1fn_x2 can hold two values a byte along."""
+    if not shape or shape[-1] % 2:
+        raise ValueError(f"softfloat.torch.encode: {dtype} holds two values a byte along the last axis, which must "
+                         f"be even; x has shape {tuple(shape)} (as_codes=True gives one uint8 code a value)")
 
 
 def code_tensor(codes, fmt, function):

@@ -257,17 +257,13 @@ def linear(x, weight, bias=None, *, weight_format=None, input_format=None, grad_
 def matmul(a, b, *, a_format=None, b_format=None, grad_format=None, acc="fp32"):
     """a @ b for 2-D tensors with the operands rounded by their specs; differentiable.
     Tensors of a format's own dtype are taken as linear() takes them."""
-    if _tensors.compiling():  # the custom op softfloat::linear, through linear()
-        for name, t in (("a", a), ("b", b)):
-            if t.dim() != 2:
-                raise ValueError(f"softfloat.torch.matmul: {name} must be 2-D, got {t.dim()} dimensions")
+    if _tensors.compiling():  # the custom op softfloat::linear, through linear(), decodes native operands
         if b.dtype == getattr(torch, "float4_e2m1fn_x2", None):
             raise TypeError("softfloat.torch.matmul: under torch.compile, b cannot be float4_e2m1fn_x2 (its pairs "
                             "lie along the axis matmul transposes); give linear() the weight as (n, k) codes")
-        return linear(a, b.t(), weight_format=b_format, input_format=a_format, grad_output_format=grad_format,
-                      acc=acc)
-    a, a_format = _values_and_spec(a, a_format, "matmul", "a")
-    b, b_format = _values_and_spec(b, b_format, "matmul", "b")
+    else:
+        a, a_format = _values_and_spec(a, a_format, "matmul", "a")
+        b, b_format = _values_and_spec(b, b_format, "matmul", "b")
     for name, t in (("a", a), ("b", b)):
         if t.dim() != 2:
             raise ValueError(f"softfloat.torch.matmul: {name} must be 2-D, got {t.dim()} dimensions")
@@ -277,9 +273,7 @@ def matmul(a, b, *, a_format=None, b_format=None, grad_format=None, acc="fp32"):
 def _check_recipe(recipe, specs, acc, function):
     if recipe is None:
         return
-    if not isinstance(recipe, recipes.Recipe):
-        raise TypeError(f"softfloat.torch.{function}: recipe must be a softfloat.torch.recipes.Recipe (such as "
-                        f"recipes.te_nvfp4()), not {type(recipe).__name__}")
+    recipes.check_recipe(recipe, function)
     given = [name for name, spec in specs.items() if spec is not None]
     if given or acc != "fp32":
         raise ValueError(f"softfloat.torch.{function}: a recipe says how every operand is rounded; give it alone, "

@@ -77,7 +77,7 @@ def quantize(x: Tensor, fmt: str, rounding: str, saturate: bool, seed: Optional[
 def _(x, fmt, rounding, saturate, seed, offset, out_dtype, gradient, backward, backward_rounding, backward_saturate,
       backward_seed):
     from softfloat.torch.fake_quantize import backward_settings
-    _tensors.check_tensor(x, "quantize")
+    _tensors.check_value_tensor(x, "quantize")
     _tensors.format_info(fmt, "quantize")
     backward_settings(fmt, gradient, backward, backward_rounding, backward_saturate, backward_seed, "quantize")
     return x.new_empty(_value_shape(x), dtype=_value_dtype(x, out_dtype))
@@ -115,16 +115,14 @@ def encode(x: Tensor, fmt: str, rounding: str, saturate: bool, seed: Optional[in
 @encode.register_fake
 @_fake
 def _(x, fmt, rounding, saturate, seed, offset, as_codes):
-    _tensors.check_tensor(x, "encode")
+    _tensors.check_value_tensor(x, "encode")
     info = _tensors.format_info(fmt, "encode")
     native = None if as_codes else native_dtypes.torch_dtype(fmt)
     shape = _value_shape(x)
     if native is None:
         return x.new_empty(shape, dtype=_tensors.code_dtype(info.bits))
     if native[1] == 2:
-        if not shape or shape[-1] % 2:
-            raise ValueError(f"softfloat.torch.encode: {native[0]} holds two values a byte along the last axis, "
-                             f"which must be even; x has shape {shape}")
+        _tensors.check_pairs(shape, native[0])
         return x.new_empty((*shape[:-1], shape[-1] // 2), dtype=native[0])
     return x.new_empty(shape, dtype=native[0])
 
@@ -137,10 +135,7 @@ def decode(codes: Tensor, fmt: Optional[str], dtype: torch.dtype) -> Tensor:
 @decode.register_fake
 @_fake
 def _(codes, fmt, dtype):
-    _tensors.check_tensor(codes, "decode", "codes")
-    _tensors.check_float_dtype(dtype, "decode")
-    if native_dtypes.torch_format(codes.dtype) is None and fmt is None:
-        raise TypeError(f"softfloat.torch.decode: integer codes ({codes.dtype}) need the format")
+    _tensors.checked_codes(codes, fmt, dtype)
     return codes.new_empty(_value_shape(codes), dtype=dtype)
 
 

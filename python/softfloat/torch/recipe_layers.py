@@ -28,14 +28,17 @@ _F = torch.nn.functional
 
 
 class _RecipeModule:
-    """The recipe and its delayed-scaling state, held by a layer."""
+    """A layer run by a recipe: the keyword argument recipe= beside the torch module's own
+    arguments, and the recipe's delayed-scaling state (in the state_dict)."""
 
-    def _set_recipe(self, recipe, function):
-        if not isinstance(recipe, _recipes.Recipe):
-            raise TypeError(f"softfloat.torch.{function}: recipe must be a softfloat.torch.recipes.Recipe, not "
-                            f"{type(recipe).__name__}")
-        self.recipe = recipe
+    def __init__(self, *args, recipe, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.recipe = _recipes.check_recipe(recipe, type(self).__name__)
         self.recipe_state = _recipes.RecipeState(recipe)
+
+    def extra_repr(self):
+        base = super().extra_repr()
+        return f"{base}, recipe={self.recipe.name!r}" if base else f"recipe={self.recipe.name!r}"
 
 
 def _conv_as_gemm(layer, x, spatial):
@@ -64,32 +67,21 @@ def _conv_as_gemm(layer, x, spatial):
     return y if batched else y.squeeze(0)
 
 
-class Conv1d(torch.nn.Conv1d, _RecipeModule):
+class _Convolution(_RecipeModule):
+    spatial = None  # 1 or 2
+
+    def forward(self, x):
+        return _conv_as_gemm(self, x, self.spatial)
+
+
+class Conv1d(_Convolution, torch.nn.Conv1d):
     """nn.Conv1d whose GEMM (im2col, module docstring) follows `recipe`."""
-
-    def __init__(self, *args, recipe, **kwargs):
-        super().__init__(*args, **kwargs)
-        self._set_recipe(recipe, "Conv1d")
-
-    def forward(self, x):
-        return _conv_as_gemm(self, x, 1)
-
-    def extra_repr(self):
-        return super().extra_repr() + f", recipe={self.recipe.name!r}"
+    spatial = 1
 
 
-class Conv2d(torch.nn.Conv2d, _RecipeModule):
+class Conv2d(_Convolution, torch.nn.Conv2d):
     """nn.Conv2d whose GEMM (im2col, module docstring) follows `recipe`."""
-
-    def __init__(self, *args, recipe, **kwargs):
-        super().__init__(*args, **kwargs)
-        self._set_recipe(recipe, "Conv2d")
-
-    def forward(self, x):
-        return _conv_as_gemm(self, x, 2)
-
-    def extra_repr(self):
-        return super().extra_repr() + f", recipe={self.recipe.name!r}"
+    spatial = 2
 
 
 class _RoundedWeight(torch.autograd.Function):
@@ -102,30 +94,22 @@ class _RoundedWeight(torch.autograd.Function):
         return grad, None, None
 
 
-class Embedding(torch.nn.Embedding, _RecipeModule):
+class Embedding(_RecipeModule, torch.nn.Embedding):
     """nn.Embedding whose weight is rounded as the recipe's forward weight operand
     (blocks along the embedding dimension), the gradient straight through."""
-
-    def __init__(self, *args, recipe, **kwargs):
-        super().__init__(*args, **kwargs)
-        self._set_recipe(recipe, "Embedding")
 
     def forward(self, indices):
         weight = _RoundedWeight.apply(self.weight, self.recipe.forward.b, self.recipe_state)
         return _F.embedding(indices, weight, self.padding_idx, self.max_norm, self.norm_type, self.scale_grad_by_freq,
                            self.sparse)
 
-    def extra_repr(self):
-        return super().extra_repr() + f", recipe={self.recipe.name!r}"
 
-
-class BatchedMatmul(torch.nn.Module, _RecipeModule):
+class BatchedMatmul(_RecipeModule, torch.nn.Module):
     """a @ b for a (..., m, k) and b (..., k, n), each batch index's GEMMs following the
     recipe (x = a[i], W = b[i]^T), differentiable in both."""
 
     def __init__(self, recipe):
-        super().__init__()
-        self._set_recipe(recipe, "BatchedMatmul")
+        super().__init__(recipe=recipe)
 
     def forward(self, a, b):
         for name, t in (("a", a), ("b", b)):

@@ -24,6 +24,7 @@ states every formula with its source.
 softfloat.torch.Linear(..., recipe=...) and convert(model, recipe=...) run them; the
 functions below are the recipe's arithmetic, one per kind of scaling.
 """
+import functools
 from dataclasses import dataclass, field, replace
 from typing import Optional
 
@@ -32,10 +33,11 @@ import torch
 from softfloat.torch import _tensors
 from softfloat.torch.blocks import mx_quantize
 from softfloat.torch.fake_quantize import quantize
+from softfloat.torch.scaling import max_over_ranks
 
 __all__ = ["Operand", "Gemm", "Recipe", "RecipeState", "te_delayed", "te_current", "te_mxfp8", "te_nvfp4",
            "torchao_float8", "torchao_mxfp8", "operand_values", "te_nvfp4_values", "te_hadamard",
-           "WGRAD_SIGNS", "SCALINGS", "HIGH_PRECISION", "TORCHAO_FLOAT8", "TORCHAO_MXFP8", "REDUCTION_AXES",
+           "WGRAD_SIGNS", "SCALINGS", "HIGH_PRECISION", "TORCHAO_FLOAT8", "TORCHAO_MXFP8", "REDUCTION_AXES", "check_recipe",
            "padded_rows"]
 
 SCALINGS = ("high_precision", "tensor", "axis", "delayed", "mx", "nvfp4")
@@ -113,6 +115,14 @@ class Recipe:
 
     def uses_delayed_scaling(self):
         return any(operand.scaling == "delayed" for _, _, operand in self.operands())
+
+
+def check_recipe(recipe, function):
+    """recipe, or TypeError naming `function` where it is not a Recipe."""
+    if not isinstance(recipe, Recipe):
+        raise TypeError(f"softfloat.torch.{function}: recipe must be a softfloat.torch.recipes.Recipe (such as "
+                        f"recipes.te_nvfp4()), not {type(recipe).__name__}")
+    return recipe
 
 
 # --- the systems' recipes ----------------------------------------------------------------
@@ -256,6 +266,14 @@ def _scaled_values(t, scale, operand):
     return q / scale if operand.arithmetic == "torchao" else q * (1.0 / scale)
 
 
+@functools.lru_cache(maxsize=None)
+def _hadamard_matrix():
+    """diag(WGRAD_SIGNS) H16 / 4 in float32 (every entry +-1/4), made once per process."""
+    parity = torch.tensor([bin(i & j).count("1") % 2 for i in range(16) for j in range(16)]).reshape(16, 16)
+    hadamard = 1.0 - 2.0 * parity.to(torch.float32)
+    return torch.tensor(WGRAD_SIGNS, dtype=torch.float32).unsqueeze(1) * hadamard * 0.25
+
+
 def te_hadamard(t, axis):
     """TransformerEngine's random Hadamard transform along `axis` (padded with zeros to
     a multiple of 16): each chunk v of 16 becomes u = bf16(bf16(v) @ M), with
@@ -269,12 +287,8 @@ def te_hadamard(t, axis):
     moved = t.movedim(axis, -1)
     length = moved.shape[-1]
     padded = torch.nn.functional.pad(moved, (0, -length % 16))
-    index = torch.arange(16)
-    parity = torch.tensor([bin(i & j).count("1") % 2 for i in range(16) for j in range(16)]).reshape(16, 16)
-    hadamard = 1.0 - 2.0 * parity.to(torch.float32)
-    matrix = (torch.tensor(WGRAD_SIGNS, dtype=torch.float32)[index, None] * hadamard * 0.25)
     chunks = padded.to(torch.bfloat16).to(torch.float32).reshape(*padded.shape[:-1], -1, 16)
-    u = (chunks @ matrix).to(torch.bfloat16).to(torch.float32).reshape(padded.shape)
+    u = (chunks @ _hadamard_matrix()).to(torch.bfloat16).to(torch.float32).reshape(padded.shape)
     return u.movedim(-1, axis)
 
 
@@ -325,13 +339,6 @@ class RecipeState(torch.nn.Module):
             self.register_buffer(f"{role}_history", torch.zeros(recipe.history_len))
             self.register_buffer(f"{role}_scale", torch.ones(()))
 
-    def _reduced(self, amax):
-        distributed = torch.distributed
-        if self.recipe.reduce_amax and distributed.is_available() and distributed.is_initialized():
-            amax = amax.clone()
-            distributed.all_reduce(amax, op=distributed.ReduceOp.MAX)
-        return amax
-
     @torch.no_grad()
     def use(self, role, amax, fmt_max):
         """The scale for this use of `role`; then amax recorded and the scale updated:
@@ -341,7 +348,9 @@ class RecipeState(torch.nn.Module):
         at FLT_MAX."""
         history, scale = getattr(self, f"{role}_history"), getattr(self, f"{role}_scale")
         used = scale.clone()
-        last = self._reduced(amax.detach().to(torch.float32).reshape(()))
+        last = amax.detach().to(torch.float32).reshape(())
+        if self.recipe.reduce_amax:
+            last = max_over_ranks(last)
         if last != 0:
             history.copy_(torch.roll(history, 1))
             history[0] = last

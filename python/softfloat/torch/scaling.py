@@ -24,7 +24,7 @@ import torch
 from softfloat.torch import _tensors
 from softfloat.torch.fake_quantize import quantize
 
-__all__ = ["CurrentScaling", "DelayedScaling", "RowScaling", "BlockScaling"]
+__all__ = ["CurrentScaling", "DelayedScaling", "RowScaling", "BlockScaling", "max_over_ranks"]
 
 
 def _max_of(fmt, function):
@@ -41,6 +41,17 @@ def _amax_to_scale(amax, fmt_max, power_of_two, margin):
     if power_of_two:
         scale = torch.exp2(torch.floor(torch.log2(scale)))
     return scale.to(torch.float32)
+
+
+def max_over_ranks(amax, group=None):
+    """amax's maximum over the ranks of `group` (None: the default group), as a float32
+    copy, where torch.distributed is initialised; amax itself elsewhere."""
+    distributed = torch.distributed
+    if not (distributed.is_available() and distributed.is_initialized()):
+        return amax
+    amax = amax.detach().to(torch.float32).clone()
+    distributed.all_reduce(amax, op=distributed.ReduceOp.MAX, group=group)
+    return amax
 
 
 class _Recipe(torch.nn.Module):
@@ -108,18 +119,10 @@ class DelayedScaling(_Recipe):
         self._record(x.abs().max() if x.numel() else torch.tensor(0.0))
         return scale
 
-    def _reduced(self, amax):
-        """amax, or its maximum over the ranks of the group."""
-        distributed = torch.distributed
-        if not (self.reduce_amax and distributed.is_available() and distributed.is_initialized()):
-            return amax
-        amax = amax.detach().to(torch.float32).clone()
-        distributed.all_reduce(amax, op=distributed.ReduceOp.MAX, group=self.group)
-        return amax
-
     @torch.no_grad()
     def _record(self, amax):
-        amax = self._reduced(amax)
+        if self.reduce_amax:
+            amax = max_over_ranks(amax, self.group)
         # Newest entry first (TransformerEngine rolls the history and writes slot 0).
         self.amax_history.copy_(torch.roll(self.amax_history, 1))
         self.amax_history[0] = amax.to(self.amax_history.dtype)
