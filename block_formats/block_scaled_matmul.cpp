@@ -31,6 +31,8 @@
 namespace softfloat {
 namespace block_scaled_detail {
 HWY_EXPORT(AccumulateE2m1Rows);
+HWY_EXPORT(DecodeScaleRow);
+HWY_EXPORT(DecodeScaleRowInOrder);
 }  // namespace block_scaled_detail
 
 namespace {
@@ -99,24 +101,66 @@ const float* e2m1_values() {
   return values.data();
 }
 
-// One row of C for E2M1 weights, sums de-interleaved as the kernel keeps them.
-void matvec_e2m1(const float* x, const BlockScaledWeights& w, const ScaleTable& scales, float* y) {
+// One row of C for E2M1 weights, sums de-interleaved as the kernel keeps them; each
+// block's scale row decoded once, de-interleaved the same way.
+void matvec_e2m1(const float* x, const BlockScaledWeights& w, float* y) {
   const float* values = e2m1_values();
   const std::size_t n = w.n, halves = (n + 1) / 2;
   std::vector<float> even(halves, 0.0f), odd(halves, 0.0f);  // the chains start from +0
-  const auto rows = [&](std::size_t p0, std::size_t count, const std::uint8_t* scale_codes) {
+  const auto rows = [&](std::size_t p0, std::size_t count, const float* scale_even, const float* scale_odd) {
     HWY_DYNAMIC_DISPATCH(bsd::AccumulateE2m1Rows)(x + p0, w.elements.data() + p0 * w.row_bytes(), w.row_bytes(),
-                                                  count, n / 2, n % 2 != 0, values, scale_codes, scales.value,
+                                                  count, n / 2, n % 2 != 0, values, scale_even, scale_odd,
                                                   even.data(), odd.data());
   };
   if (w.scaling == WeightScaling::none) {
-    rows(0, w.k, nullptr);
+    rows(0, w.k, nullptr, nullptr);
   } else {
     const std::size_t block = w.block_rows();
-    for (std::size_t p0 = 0; p0 < w.k; p0 += block)
-      rows(p0, std::min(block, w.k - p0), w.scales.data() + p0 / block * n);
+    std::vector<float> scale_even(halves), scale_odd(halves);
+    for (std::size_t p0 = 0; p0 < w.k; p0 += block) {
+      HWY_DYNAMIC_DISPATCH(bsd::DecodeScaleRow)(w.scales.data() + p0 / block * n, n,
+                                                w.scaling == WeightScaling::nvfp4, scale_even.data(),
+                                                scale_odd.data());
+      rows(p0, std::min(block, w.k - p0), scale_even.data(), scale_odd.data());
+    }
   }
   for (std::size_t j = 0; j < n; ++j) y[j] = j % 2 == 0 ? even[j / 2] : odd[j / 2];
+}
+
+// One row of C for one-byte elements (E4M3, E5M2) with MX scales or none, decoded in
+// registers by matmul's half rule, each block's scale row decoded once: false (y
+// untouched) where the rule does not fit the format on this target, or where a block's
+// scale would take some weight past fp32's range (that block's products are then
+// infinities, which the decoded path below gives).
+bool matvec_bytes_in_registers(const float* x, const BlockScaledWeights& w, float* y) {
+  const Format format = mx::element_format(w.element);
+  HWY_ALIGN float table[256];
+  std::uint8_t every_code[256];
+  for (int c = 0; c < 256; ++c) every_code[c] = std::uint8_t(c);
+  simd::dequantize(every_code, 256, table, format);
+  matmul_detail::HalfByteDecode half;
+  if (!matmul_detail::half_byte_decode_for(format, table, half)) return false;
+  const std::size_t n = w.n, block = w.block_rows();
+  if (w.scaling == WeightScaling::none) {
+    std::fill(y, y + n, 0.0f);
+    return matmul_detail::matvec_column_scaled_bytes(x, w.elements.data(), n, w.k, n, table, half, nullptr, y);
+  }
+  // The largest finite weight times each block's largest scale must stay finite.
+  float largest = 0.0f;
+  for (float v : table)
+    if (std::isfinite(v)) largest = std::max(largest, std::fabs(v));
+  std::fill(y, y + n, 0.0f);
+  std::vector<float> scale_row(n);
+  for (std::size_t p0 = 0; p0 < w.k; p0 += block) {
+    const float top = HWY_DYNAMIC_DISPATCH(bsd::DecodeScaleRowInOrder)(w.scales.data() + p0 / block * n, n, false,
+                                                                       scale_row.data());
+    // Past fp32's range, or x times the rule's scale overflows: the caller starts again.
+    if (!std::isfinite(largest * top) ||
+        !matmul_detail::matvec_column_scaled_bytes(x + p0, w.elements.data() + p0 * n, n, std::min(block, w.k - p0),
+                                                   n, table, half, scale_row.data(), y))
+      return false;
+  }
+  return true;
 }
 
 // One row of C for 6- and 8-bit elements: each block of rows decoded to fp32 (value
@@ -125,6 +169,7 @@ void matvec_decoded(const float* x, const BlockScaledWeights& w, const ScaleTabl
   const std::size_t n = w.n, block = w.block_rows();
   const Format format = mx::element_format(w.element);
   const bool packed = mx::element_bits(w.element) < 8;
+  if (!packed && matvec_bytes_in_registers(x, w, y)) return;
   std::fill(y, y + n, 0.0f);
   // A block of rows, at most 32 (none: 32 at a time too), decoded into cache.
   const std::size_t rows_per_pass = std::min<std::size_t>(std::min<std::size_t>(block, 32), w.k);
@@ -176,7 +221,7 @@ void matmul(const float* A, const BlockScaledWeights& W, float* C, std::size_t m
   for (std::size_t i = 0; i < m; ++i) {
     float* y = C + i * W.n;
     if (W.element == mx::Element::fp4_e2m1)
-      matvec_e2m1(A + i * W.k, W, scales, y);
+      matvec_e2m1(A + i * W.k, W, y);
     else
       matvec_decoded(A + i * W.k, W, scales, y);
     if (W.scaling == WeightScaling::nvfp4)

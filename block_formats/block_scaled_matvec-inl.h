@@ -15,8 +15,8 @@
 // Worked value: byte 0xA3 = columns (0x3, 0xA): 0x3 is +1.5, 0xA is -(magnitude 2) = -1.
 // Each decoded value is multiplied by its column's block scale (exact, as the header
 // shows), then y = MulAdd(x[p], w, y): the in-order chain, one rounding per step. The
-// scales are read as codes and looked up (a gather from their 256 values) once per
-// vector of columns and pass of 16 rows, which costs little beside the 16 rows' work.
+// scales are decoded once per block of rows by integer operations (DecodeScaleRow),
+// de-interleaved as the sums are, and loaded beside them once per pass of 16 rows.
 
 #if defined(SOFTFLOAT_BLOCK_FORMATS_BLOCK_SCALED_MATVEC_INL_H_) == defined(HWY_TARGET_TOGGLE)
 #ifdef SOFTFLOAT_BLOCK_FORMATS_BLOCK_SCALED_MATVEC_INL_H_
@@ -26,6 +26,8 @@
 #endif
 
 #include <cstddef>
+#include <algorithm>
+#include <cmath>
 #include <cstdint>
 
 #include "hwy/highway.h"
@@ -72,16 +74,113 @@ HWY_INLINE VF E2m1Decode(VF table, const float* values16, VU codes) {
   }
 }
 
+// A block's scale codes as fp32 values, computed rather than gathered from a table
+// (a gather costs about as much as the 16 rows it would serve).
+// E8M0 (MX): 2^(code - 127). Codes 1 .. 254 are fp32's biased exponent itself, so the
+// value's bits are code << 23; code 0 is 2^-127, the subnormal 0x00400000; 0xFF is NaN.
+// Worked value: code 124 -> bits 0x3E000000 = 2^-3.
+template <class D>
+HWY_INLINE hn::Vec<hn::RebindToFloat<D>> E8m0Values(D du, hn::Vec<D> code) {
+  const hn::RebindToFloat<D> df;
+  auto bits = hn::ShiftLeft<23>(code);
+  bits = hn::IfThenElse(hn::Eq(code, hn::Zero(du)), hn::Set(du, 0x00400000u), bits);
+  bits = hn::IfThenElse(hn::Eq(code, hn::Set(du, 0xFFu)), hn::Set(du, 0x7FC00000u), bits);
+  return hn::BitCast(df, bits);
+}
+
+// E4M3 (NVFP4): magnitude bits m = code & 0x7F hold exponent field e = m >> 3 and
+// mantissa f = m & 7. Normal (e > 0): fp32 bits (m << 20) + (120 << 23), which puts f
+// in the top of fp32's mantissa and rebiases e by 127 - 7. Subnormal (e = 0): f * 2^-9,
+// exact through int to float. m = 0x7F is NaN. The sign is code bit 7, moved to bit 31.
+// Worked value: code 0x41 = 0 1000 001 -> (0x41 << 20) + (120 << 23) = 0x40100000 = 2.25.
+template <class D>
+HWY_INLINE hn::Vec<hn::RebindToFloat<D>> E4m3Values(D du, hn::Vec<D> code) {
+  const hn::RebindToFloat<D> df;
+  const hn::RebindToSigned<D> di;
+  const auto magnitude = hn::And(code, hn::Set(du, 0x7Fu));
+  const auto normal = hn::BitCast(df, hn::Add(hn::ShiftLeft<20>(magnitude), hn::Set(du, 120u << 23)));
+  const auto subnormal = hn::Mul(hn::ConvertTo(df, hn::BitCast(di, magnitude)), hn::Set(df, 0x1p-9f));
+  auto value = hn::IfThenElse(hn::RebindMask(df, hn::Lt(magnitude, hn::Set(du, 8u))), subnormal, normal);
+  value = hn::IfThenElse(hn::RebindMask(df, hn::Eq(magnitude, hn::Set(du, 0x7Fu))), hn::NaN(df), value);
+  return hn::Or(value, hn::BitCast(df, hn::ShiftLeft<24>(hn::And(code, hn::Set(du, 0x80u)))));
+}
+
+// One row of scale codes (column order, n of them) as values, de-interleaved as the
+// running sums are: even[i] scales column 2i, odd[i] column 2i + 1 (odd[n / 2] unused
+// when n is odd). e4m3: NVFP4's E4M3 codes, else MX's E8M0.
+HWY_NOINLINE void DecodeScaleRow(const std::uint8_t* HWY_RESTRICT codes, std::size_t n, bool e4m3,
+                                 float* HWY_RESTRICT even, float* HWY_RESTRICT odd) {
+  const auto values = [e4m3](auto d, auto code) { return e4m3 ? E4m3Values(d, code) : E8m0Values(d, code); };
+  const DF df;
+  const DU du;
+  const hn::Rebind<std::uint16_t, DU> d16;
+  const std::size_t lanes = hn::Lanes(df), pairs = n / 2;
+  std::size_t i = 0;
+  for (; i + lanes <= pairs; i += lanes) {  // a code pair per 16-bit lane
+    const VU pair = hn::PromoteTo(du, hn::LoadU(d16, reinterpret_cast<const std::uint16_t*>(codes + 2 * i)));
+    hn::StoreU(values(du, hn::And(pair, hn::Set(du, 0xFFu))), df, even + i);
+    hn::StoreU(values(du, hn::ShiftRight<8>(pair)), df, odd + i);
+  }
+  const hn::CappedTag<std::uint32_t, 1> du1;
+  const hn::RebindToFloat<decltype(du1)> df1;
+  for (std::size_t j = 2 * i; j < n; ++j)
+    hn::StoreU(values(du1, hn::Set(du1, codes[j])), df1, (j % 2 == 0 ? even : odd) + j / 2);
+}
+
+// The same values in column order: values[j] scales column j (the one-byte elements'
+// kernel, matvec-inl.h's ColumnScaledRows). Returns the largest of them, NaNs left out
+// (0 if all are NaN), for the caller's overflow test.
+HWY_NOINLINE float DecodeScaleRowInOrder(const std::uint8_t* HWY_RESTRICT codes, std::size_t n, bool e4m3,
+                                         float* HWY_RESTRICT values) {
+  const auto decode = [e4m3](auto d, auto code) { return e4m3 ? E4m3Values(d, code) : E8m0Values(d, code); };
+  const DF df;
+  const DU du;
+  const hn::Rebind<std::uint8_t, DU> d8;
+  const std::size_t lanes = hn::Lanes(df);
+  VF top = hn::Zero(df);
+  std::size_t j = 0;
+  for (; j + lanes <= n; j += lanes) {
+    const VF v = decode(du, hn::PromoteTo(du, hn::LoadU(d8, codes + j)));
+    top = hn::IfThenElse(hn::IsNaN(v), top, hn::Max(top, v));  // NaN codes left out
+    hn::StoreU(v, df, values + j);
+  }
+  float largest = hn::GetLane(hn::MaxOfLanes(df, top));
+  const hn::CappedTag<std::uint32_t, 1> du1;
+  const hn::RebindToFloat<decltype(du1)> df1;
+  for (; j < n; ++j) {
+    const auto v = decode(du1, hn::Set(du1, codes[j]));
+    hn::StoreU(v, df1, values + j);
+    if (!std::isnan(values[j])) largest = std::max(largest, values[j]);
+  }
+  return largest;
+}
+
+// The running sums of one vector of bytes (2 lanes of columns each): the two nibbles
+// decoded, times their scales (kScaled), fused into the sums by the row's activation.
+template <bool kScaled>
+HWY_INLINE void E2m1Step(VF table, const float* values16, VU byte, VF activation, VF s_even, VF s_odd,
+                         VF& sum_even, VF& sum_odd) {
+  const DU du;
+  VF w_even = E2m1Decode(table, values16, hn::And(byte, hn::Set(du, 0xFu)));
+  VF w_odd = E2m1Decode(table, values16, hn::ShiftRight<4>(byte));
+  if constexpr (kScaled) {
+    w_even = hn::Mul(w_even, s_even);
+    w_odd = hn::Mul(w_odd, s_odd);
+  }
+  sum_even = hn::MulAdd(activation, w_even, sum_even);
+  sum_odd = hn::MulAdd(activation, w_odd, sum_odd);
+}
+
 // even[i] / odd[i] continued over `count` rows of E2M1 codes (row p at codes + p *
 // stride): for i < pairs both nibbles of byte i, and the low nibble of byte `pairs` into
 // even[pairs] when lone_low (n odd). kScaled: each value times its column's block scale,
-// scale_table[scale_codes[column]] (the rows' one scale row, in column order). Steps per
-// column in row order, each MulAdd(x[p], value * scale, sum).
+// scale_even[i] / scale_odd[i] (DecodeScaleRow's values of the rows' one scale row).
+// Steps per column in row order, each MulAdd(x[p], value * scale, sum).
 template <bool kScaled>
 HWY_INLINE void AccumulateE2m1RowsOf(const float* HWY_RESTRICT x, const std::uint8_t* HWY_RESTRICT codes,
                                      std::size_t stride, std::size_t count, std::size_t pairs, bool lone_low,
-                                     const float* values16, const std::uint8_t* HWY_RESTRICT scale_codes,
-                                     const float* HWY_RESTRICT scale_table, float* HWY_RESTRICT even,
+                                     const float* values16, const float* HWY_RESTRICT scale_even,
+                                     const float* HWY_RESTRICT scale_odd, float* HWY_RESTRICT even,
                                      float* HWY_RESTRICT odd) {
   const DF df;
   const DU du;
@@ -90,38 +189,54 @@ HWY_INLINE void AccumulateE2m1RowsOf(const float* HWY_RESTRICT x, const std::uin
   const VF table = E2m1Table(values16);
   const std::size_t lanes = hn::Lanes(df);
   const std::size_t vector_end = pairs / lanes * lanes;
-  const hn::Rebind<std::uint16_t, DU> d16;
-  const hn::RebindToSigned<DF> di;
-  const VU low_mask = hn::Set(du, 0xFu), byte_mask = hn::Set(du, 0xFFu);
+  const VF one = hn::Set(df, 1.0f);
   // Sixteen rows per pass, so that each running sum is loaded and stored once per 16
   // steps, over blocks of 2048 bytes (4096 columns), whose sums and scales (32 KiB)
-  // stay in L1 / L2 while the 16 rows stream past them.
+  // stay in L1 / L2 while the 16 rows stream past them. Four vectors of bytes a step:
+  // eight independent chains of fused multiply-adds hide the FMA's latency (one chain
+  // per pair of vectors would wait on it: 4 cycles a row on Zen 4).
   constexpr std::size_t kRows = 16, kBlockBytes = 2048;
   for (std::size_t i0 = 0; i0 < vector_end; i0 += kBlockBytes) {
     const std::size_t block_end = HWY_MIN(vector_end, i0 + kBlockBytes);
     for (std::size_t p = 0; p < count; p += kRows) {
       const std::size_t rows = p + kRows <= count ? kRows : count - p;
-      for (std::size_t i = i0; i < block_end; i += lanes) {
-        VF sum_even = hn::LoadU(df, even + i), sum_odd = hn::LoadU(df, odd + i);
-        VF s_even = hn::Set(df, 1.0f), s_odd = s_even;
-        if constexpr (kScaled) {  // columns 2i .. 2i + 2 lanes - 1: a code pair per 16-bit lane
-          const VU pair = hn::PromoteTo(du, hn::LoadU(d16, reinterpret_cast<const std::uint16_t*>(scale_codes + 2 * i)));
-          s_even = hn::GatherIndex(df, scale_table, hn::BitCast(di, hn::And(pair, byte_mask)));
-          s_odd = hn::GatherIndex(df, scale_table, hn::BitCast(di, hn::ShiftRight<8>(pair)));
+      std::size_t i = i0;
+      for (; i + 4 * lanes <= block_end; i += 4 * lanes) {
+        VF e0 = hn::LoadU(df, even + i), e1 = hn::LoadU(df, even + i + lanes);
+        VF e2 = hn::LoadU(df, even + i + 2 * lanes), e3 = hn::LoadU(df, even + i + 3 * lanes);
+        VF o0 = hn::LoadU(df, odd + i), o1 = hn::LoadU(df, odd + i + lanes);
+        VF o2 = hn::LoadU(df, odd + i + 2 * lanes), o3 = hn::LoadU(df, odd + i + 3 * lanes);
+        VF se0 = one, se1 = one, se2 = one, se3 = one, so0 = one, so1 = one, so2 = one, so3 = one;
+        if constexpr (kScaled) {
+          se0 = hn::LoadU(df, scale_even + i), se1 = hn::LoadU(df, scale_even + i + lanes);
+          se2 = hn::LoadU(df, scale_even + i + 2 * lanes), se3 = hn::LoadU(df, scale_even + i + 3 * lanes);
+          so0 = hn::LoadU(df, scale_odd + i), so1 = hn::LoadU(df, scale_odd + i + lanes);
+          so2 = hn::LoadU(df, scale_odd + i + 2 * lanes), so3 = hn::LoadU(df, scale_odd + i + 3 * lanes);
         }
         const std::uint8_t* HWY_RESTRICT at = codes + p * stride + i;
         for (std::size_t r = 0; r < rows; ++r, at += stride) {
-          const VU byte = hn::PromoteTo(du, hn::LoadU(d8, at));
-          VF w_even = E2m1Decode(table, values16, hn::And(byte, low_mask));
-          VF w_odd = E2m1Decode(table, values16, hn::ShiftRight<4>(byte));
-          if constexpr (kScaled) {
-            w_even = hn::Mul(w_even, s_even);
-            w_odd = hn::Mul(w_odd, s_odd);
-          }
           const VF activation = hn::Set(df, x[p + r]);
-          sum_even = hn::MulAdd(activation, w_even, sum_even);
-          sum_odd = hn::MulAdd(activation, w_odd, sum_odd);
+          E2m1Step<kScaled>(table, values16, hn::PromoteTo(du, hn::LoadU(d8, at)), activation, se0, so0, e0, o0);
+          E2m1Step<kScaled>(table, values16, hn::PromoteTo(du, hn::LoadU(d8, at + lanes)), activation, se1, so1, e1,
+                            o1);
+          E2m1Step<kScaled>(table, values16, hn::PromoteTo(du, hn::LoadU(d8, at + 2 * lanes)), activation, se2, so2,
+                            e2, o2);
+          E2m1Step<kScaled>(table, values16, hn::PromoteTo(du, hn::LoadU(d8, at + 3 * lanes)), activation, se3, so3,
+                            e3, o3);
         }
+        hn::StoreU(e0, df, even + i), hn::StoreU(e1, df, even + i + lanes);
+        hn::StoreU(e2, df, even + i + 2 * lanes), hn::StoreU(e3, df, even + i + 3 * lanes);
+        hn::StoreU(o0, df, odd + i), hn::StoreU(o1, df, odd + i + lanes);
+        hn::StoreU(o2, df, odd + i + 2 * lanes), hn::StoreU(o3, df, odd + i + 3 * lanes);
+      }
+      for (; i < block_end; i += lanes) {  // the block's last vectors, one at a time
+        VF sum_even = hn::LoadU(df, even + i), sum_odd = hn::LoadU(df, odd + i);
+        const VF s_even = kScaled ? hn::LoadU(df, scale_even + i) : one;
+        const VF s_odd = kScaled ? hn::LoadU(df, scale_odd + i) : one;
+        const std::uint8_t* HWY_RESTRICT at = codes + p * stride + i;
+        for (std::size_t r = 0; r < rows; ++r, at += stride)
+          E2m1Step<kScaled>(table, values16, hn::PromoteTo(du, hn::LoadU(d8, at)), hn::Set(df, x[p + r]), s_even,
+                            s_odd, sum_even, sum_odd);
         hn::StoreU(sum_even, df, even + i);
         hn::StoreU(sum_odd, df, odd + i);
       }
@@ -134,7 +249,7 @@ HWY_INLINE void AccumulateE2m1RowsOf(const float* HWY_RESTRICT x, const std::uin
     for (int half = 0; half < 2; ++half) {
       if (i == pairs && half == 1) break;
       float* sum_at = half == 0 ? even + i : odd + i;
-      const float scale = kScaled ? scale_table[scale_codes[2 * i + std::size_t(half)]] : 1.0f;
+      const float scale = kScaled ? (half == 0 ? scale_even : scale_odd)[i] : 1.0f;
       auto sum = hn::LoadU(d1, sum_at);
       for (std::size_t p = 0; p < count; ++p) {
         const std::uint8_t byte = codes[p * stride + i];
@@ -147,14 +262,12 @@ HWY_INLINE void AccumulateE2m1RowsOf(const float* HWY_RESTRICT x, const std::uin
   }
 }
 
-// The same, scale_codes null for plain codes.
+// The same, scale_even / scale_odd null for plain codes.
 HWY_NOINLINE void AccumulateE2m1Rows(const float* x, const std::uint8_t* codes, std::size_t stride, std::size_t count,
                                      std::size_t pairs, bool lone_low, const float* values16,
-                                     const std::uint8_t* scale_codes, const float* scale_table, float* even,
-                                     float* odd) {
-  if (scale_codes != nullptr)
-    AccumulateE2m1RowsOf<true>(x, codes, stride, count, pairs, lone_low, values16, scale_codes, scale_table, even,
-                               odd);
+                                     const float* scale_even, const float* scale_odd, float* even, float* odd) {
+  if (scale_even != nullptr)
+    AccumulateE2m1RowsOf<true>(x, codes, stride, count, pairs, lone_low, values16, scale_even, scale_odd, even, odd);
   else
     AccumulateE2m1RowsOf<false>(x, codes, stride, count, pairs, lone_low, values16, nullptr, nullptr, even, odd);
 }

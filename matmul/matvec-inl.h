@@ -235,6 +235,38 @@ concept FourVectors = requires { requires Rows::kFourVectors; };
 template <class Rows>
 concept ExceptionFree = requires { requires !Rows::kHasExceptions; };
 
+// Rows of block-scaled one-byte codes (MXFP8 weights, block_scaled_matmul.cpp): each
+// value of column j times scale[j], the column's block scale, constant over the rows of
+// one call. Inner's values are exact and so are the products (the caller checks that
+// none overflows), so each step's product x[p] * (value * scale[j]) is the weight's.
+template <class Inner>
+struct ColumnScaledRows {
+  static constexpr bool kFourVectors = Inner::kFourVectors;
+  static constexpr bool kHasExceptions = Inner::kHasExceptions;
+  using DMarks = typename Inner::DMarks;
+  Inner inner;
+  const float* HWY_RESTRICT scale;
+
+  auto row(std::size_t p) const { return inner.row(p); }
+  VF Load(const std::uint8_t* HWY_RESTRICT row, std::size_t j) const {
+    return hn::Mul(inner.Load(row, j), hn::LoadU(DF(), scale + j));
+  }
+  VF LoadUnchecked(const std::uint8_t* HWY_RESTRICT row, std::size_t j) const {
+    return hn::Mul(inner.LoadUnchecked(row, j), hn::LoadU(DF(), scale + j));
+  }
+  void LoadPairUnchecked(const std::uint8_t* HWY_RESTRICT row, std::size_t j, VF& lower, VF& upper) const {
+    inner.LoadPairUnchecked(row, j, lower, upper);
+    lower = hn::Mul(lower, hn::LoadU(DF(), scale + j));
+    upper = hn::Mul(upper, hn::LoadU(DF(), scale + j + hn::Lanes(DF())));
+  }
+  float One(const std::uint8_t* HWY_RESTRICT row, std::size_t j) const { return inner.One(row, j) * scale[j]; }
+  hn::Vec<DMarks> NoMarks() const { return inner.NoMarks(); }
+  void Mark(const std::uint8_t* HWY_RESTRICT row, std::size_t j, hn::Vec<DMarks>& marks) const {
+    inner.Mark(row, j, marks);
+  }
+  bool Clean(hn::Vec<DMarks> marks) const { return inner.Clean(marks); }
+};
+
 // Rows of fp16 codes, converted by F16C (vcvtph2ps) where the target has it: exact for
 // every code; MatVecHalf checks the NaNs' and infinities' bits against the format's
 // decoding before it trusts the target's conversion.
@@ -409,7 +441,7 @@ HWY_NOINLINE bool MatVecScaledBytes(const float* x, const std::uint8_t* codes, s
 template <bool kExceptions, bool kTopByte>
 HWY_INLINE bool MatVecHalfBytesOf(const float* x, const std::uint8_t* codes, std::size_t ld, std::size_t k,
                                   std::size_t n, const float* table, const HalfByteDecode& decode,
-                                  std::size_t short_rows, float* y) {
+                                  std::size_t short_rows, const float* column_scale, float* y) {
   HWY_ALIGN float scaled_table[256];
   for (std::size_t c = 0; c < 256; ++c) {
     scaled_table[c] = table[c] / decode.scale;
@@ -432,18 +464,23 @@ HWY_INLINE bool MatVecHalfBytesOf(const float* x, const std::uint8_t* codes, std
     scaled_x[p] = x[p] * decode.scale;
     if (std::isinf(scaled_x[p]) && !std::isinf(x[p])) return false;
   }
-  AccumulateRows(rows, scaled_x.data(), k, n, short_rows, y);
+  if (column_scale != nullptr)
+    AccumulateRows(ColumnScaledRows<decltype(rows)>{rows, column_scale}, scaled_x.data(), k, n, short_rows, y);
+  else
+    AccumulateRows(rows, scaled_x.data(), k, n, short_rows, y);
   return true;
 }
+// column_scale: null, or n values that multiply each column's decoded values
+// (ColumnScaledRows).
 HWY_NOINLINE bool MatVecHalfBytes(const float* x, const std::uint8_t* codes, std::size_t ld, std::size_t k,
                                   std::size_t n, const float* table, const HalfByteDecode& decode,
-                                  std::size_t short_rows, float* y) {
+                                  std::size_t short_rows, const float* column_scale, float* y) {
   const bool top_byte = decode.half_shift == 8 && decode.half_mask == 0xFF00;
   if (decode.exception_from > 0xFF)
-    return top_byte ? MatVecHalfBytesOf<false, true>(x, codes, ld, k, n, table, decode, short_rows, y)
-                    : MatVecHalfBytesOf<false, false>(x, codes, ld, k, n, table, decode, short_rows, y);
-  return top_byte ? MatVecHalfBytesOf<true, true>(x, codes, ld, k, n, table, decode, short_rows, y)
-                  : MatVecHalfBytesOf<true, false>(x, codes, ld, k, n, table, decode, short_rows, y);
+    return top_byte ? MatVecHalfBytesOf<false, true>(x, codes, ld, k, n, table, decode, short_rows, column_scale, y)
+                    : MatVecHalfBytesOf<false, false>(x, codes, ld, k, n, table, decode, short_rows, column_scale, y);
+  return top_byte ? MatVecHalfBytesOf<true, true>(x, codes, ld, k, n, table, decode, short_rows, column_scale, y)
+                  : MatVecHalfBytesOf<true, false>(x, codes, ld, k, n, table, decode, short_rows, column_scale, y);
 }
 // y continued over k rows of fp16 codes, after checking the target's conversion of the
 // `count` codes `check` against their values `expected`; false (y untouched) if one

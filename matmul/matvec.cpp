@@ -57,7 +57,8 @@ bool matvec_bytes(const float* x, const CodeMatrix& b, const float table[256], f
     case ByteRule::half: {
       HalfByteDecode half;
       return half_byte_decode_for(b.format(), table, half) &&
-             HWY_DYNAMIC_DISPATCH(MatVecHalfBytes)(x, b.row_codes(0), b.ld(), k, n, table, half, short_rows, y);
+             HWY_DYNAMIC_DISPATCH(MatVecHalfBytes)(x, b.row_codes(0), b.ld(), k, n, table, half, short_rows, nullptr,
+                                                   y);
     }
     case ByteRule::fp32: {
       ByteDecode decode;
@@ -117,6 +118,13 @@ void matvec_fp32(const CodeMatrix& a, const CodeMatrix& b, float* s, std::size_t
 
 void matvec_rows_fp32(const float* x, const float* rows, std::size_t ld, std::size_t count, std::size_t n, float* y) {
   HWY_DYNAMIC_DISPATCH(MatVecFloats)(x, rows, ld, count, n, y);
+}
+
+bool matvec_column_scaled_bytes(const float* x, const std::uint8_t* codes, std::size_t ld, std::size_t count,
+                                std::size_t n, const float table[256], const HalfByteDecode& half,
+                                const float* column_scale, float* y) {
+  return HWY_DYNAMIC_DISPATCH(MatVecHalfBytes)(x, codes, ld, count, n, table, half, short_rows_or_rule(0),
+                                               column_scale, y);
 }
 
 bool matvec_fp32_by_rule(const CodeMatrix& a, const CodeMatrix& b, float* s, std::size_t n, std::size_t k,

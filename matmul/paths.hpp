@@ -6,6 +6,7 @@
 
 #include <cstddef>
 
+#include "matmul/byte_decode.hpp"
 #include "matmul/code_matrix.hpp"
 #include "matmul/loop_nest.hpp"
 #include "softfloat/format.hpp"
@@ -26,6 +27,14 @@ void matvec_fp32(const CodeMatrix& a, const CodeMatrix& b, float* s, std::size_t
 // in-order chain y[j] = MulAdd(x[p], rows[p][j], y[j]), p in order: the matrix-vector
 // loop for weights decoded elsewhere (block_formats/block_scaled_matmul.cpp).
 void matvec_rows_fp32(const float* x, const float* rows, std::size_t ld, std::size_t count, std::size_t n, float* y);
+// y continued over `count` rows of one-byte codes (row stride ld) decoded by the half
+// rule `half` (byte_decode.hpp's half_byte_decode_for of the codes' format, whose
+// decoding is `table`), each column's values times column_scale[j]: block-scaled MXFP8
+// weights, one call per block of rows. The caller makes sure every value times its scale
+// is finite. False (y untouched) when the rule differs from the table on this target.
+bool matvec_column_scaled_bytes(const float* x, const std::uint8_t* codes, std::size_t ld, std::size_t count,
+                                std::size_t n, const float table[256], const HalfByteDecode& half,
+                                const float* column_scale, float* y);
 // The in-register decodings of one-byte codes that matvec_fp32 tries in this order
 // (byte_decode.hpp): the half rule (F16C), the fp32 rule, the table.
 enum class ByteRule { half, fp32, table };

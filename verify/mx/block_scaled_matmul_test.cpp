@@ -31,8 +31,8 @@ struct Shape {
   std::size_t m, k, n;
 };
 // Odd n (a lone low nibble), n past one vector and its tail, k not a multiple of the
-// block (a short last block of rows), k past the eight-row passes.
-const Shape kShapes[] = {{1, 1, 1}, {1, 32, 2}, {2, 77, 67}, {1, 64, 256}, {3, 45, 33}, {1, 300, 130}};
+// block (a short last block of rows), k past the eight-row passes, n past several four-vector steps with single vectors after them.
+const Shape kShapes[] = {{1, 1, 1}, {1, 32, 2}, {2, 77, 67}, {1, 64, 256}, {3, 45, 33}, {1, 300, 130}, {1, 40, 600}};
 
 std::vector<float> normal_weights(std::size_t count, float sigma, std::uint64_t seed) {
   std::mt19937_64 rng(seed);
@@ -187,6 +187,53 @@ TEST_P(BlockScaledEveryTarget, EveryCodeAndExtremeScales) {
     EXPECT_GT(nans, 0u) << "the NaN scales reach some columns";
     EXPECT_LT(nans, n) << "and not all of them";
   }
+}
+
+// Every scale code of both kinds, one per column over 256 columns (and past them in a
+// tail of 5), each scaling a column of all 16 E2M1 codes: the scales the kernel decodes
+// by arithmetic equal simd::dequantize's / the E8M0 definition's, NaN codes included.
+TEST_P(BlockScaledEveryTarget, EveryScaleCode) {
+  const std::size_t n = 261;
+  for (WeightScaling scaling : {WeightScaling::mx, WeightScaling::nvfp4}) {
+    const std::size_t k = scaling == WeightScaling::mx ? 32 : 16;
+    const std::size_t row_bytes = mx::element_bytes(mx::Element::fp4_e2m1, n);
+    std::vector<std::uint8_t> elements(k * row_bytes, 0), scales(2 * n);
+    for (std::size_t p = 0; p < k; ++p)
+      for (std::size_t j = 0; j < n; ++j) block_detail::write_bits(elements.data() + p * row_bytes, j, 4, (j + p) % 16);
+    for (std::size_t j = 0; j < 2 * n; ++j) scales[j] = std::uint8_t(j % 256);
+    std::vector<float> x(k);
+    for (std::size_t p = 0; p < k; ++p) x[p] = 0.5f + float(p % 5) / 4;
+    BlockScaledWeights w{mx::Element::fp4_e2m1, scaling, k, n, elements, scales, 448.0f * 6.0f};
+    std::vector<float> c(n, -1.0f);
+    matmul(x.data(), w, c.data(), 1);
+    EXPECT_EQ(count_bit_differences(c, definition(x, w, 1), describe(w, {1, k, n})), 0u);
+  }
+}
+
+// One-byte elements with MX scales: every scale code up to the largest where every
+// weight times the scale stays finite (so the in-register kernel runs) and NaN's 0xFF,
+// and then the same with 0xFE in one block (some weight times 2^127 is infinite: the
+// call takes the decoded path). Every element code appears in every block.
+TEST_P(BlockScaledEveryTarget, OneByteElementsWithEveryScaleCode) {
+  const std::size_t k = 96, n = 261;
+  for (mx::Element element : {mx::Element::fp8_e4m3, mx::Element::fp8_e5m2})
+    for (bool overflowing_block : {false, true}) {
+      std::vector<std::uint8_t> elements(k * n), scales(3 * n);
+      for (std::size_t p = 0; p < k; ++p)
+        for (std::size_t j = 0; j < n; ++j) elements[p * n + j] = std::uint8_t((j * 7 + p * 3) % 256);
+      // The largest code whose scale keeps max |weight| * scale finite: 2^119 (448 =
+      // 1.75 * 2^8), 2^112 (57344 = 1.75 * 2^15); one slot past it holds NaN's code.
+      const std::size_t top = element == mx::Element::fp8_e4m3 ? 127 + 119 : 127 + 112;
+      for (std::size_t i = 0; i < scales.size(); ++i)
+        scales[i] = std::uint8_t(i % (top + 2) == top + 1 ? 0xFF : i % (top + 2));
+      if (overflowing_block) scales[n + 5] = 0xFE;
+      std::vector<float> x(k);
+      for (std::size_t p = 0; p < k; ++p) x[p] = 0.5f + float(p % 5) / 4;
+      const BlockScaledWeights w{element, WeightScaling::mx, k, n, elements, scales, 0.0f};
+      std::vector<float> c(n, -1.0f);
+      matmul(x.data(), w, c.data(), 1);
+      EXPECT_EQ(count_bit_differences(c, definition(x, w, 1), describe(w, {1, k, n})), 0u);
+    }
 }
 
 // The layout: codes and scales of quantize_weights are those of mx::quantize /

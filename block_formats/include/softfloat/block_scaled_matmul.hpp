@@ -57,11 +57,14 @@
 // Kernels: E2M1 elements (plain, MXFP4, NVFP4) are decoded in registers, two columns per
 // byte, by a table lookup within one vector (vpermps: a 16-entry table on AVX-512, the 8
 // magnitudes and the sign bit on AVX2; a gather on narrower targets), multiplied by the
-// block's scales decoded once per block of rows, and accumulated by FMA, reading each
-// byte of W once. The 6- and 8-bit elements are decoded a block of rows at a time into
-// fp32 in cache and accumulated by the same FMA chain. Every MatmulSummation gives the
-// in-order chain here (4-bit weights are bound by memory, where the order costs
-// nothing); `summation` is accepted so that calls read like the other matmul forms.
+// block's scales (decoded once per block of rows by integer operations, no table), and
+// accumulated by FMA in eight independent chains, reading each byte of W once. One-byte
+// elements (MXFP8 E4M3 / E5M2, MX-scaled or plain) are decoded in registers by matmul's
+// half rule (fp16 fields, then F16C) and multiplied by their column's scale, where the
+// target converts fp16 and no weight times its scale leaves fp32's range; elsewhere, and
+// for the 6-bit elements, a block of rows is decoded into fp32 in cache and accumulated
+// by the same FMA chain. Every MatmulSummation gives the in-order chain here;
+// `summation` is accepted so that calls read like the other matmul forms.
 //
 // Bad arguments (null pointers with a nonzero size, spans shorter than the layout needs,
 // MXINT8 elements, NVFP4 scaling of elements other than E2M1, a non-finite or negative
