@@ -31,7 +31,6 @@
 namespace softfloat {
 namespace block_scaled_detail {
 HWY_EXPORT(AccumulateE2m1Rows);
-HWY_EXPORT(DecodeScaleRow);
 HWY_EXPORT(DecodeScaleRowInOrder);
 }  // namespace block_scaled_detail
 
@@ -101,28 +100,22 @@ const float* e2m1_values() {
   return values.data();
 }
 
-// One row of C for E2M1 weights, sums de-interleaved as the kernel keeps them; each
-// block's scale row decoded once, de-interleaved the same way.
+// One row of C for E2M1 weights, sums de-interleaved as the kernel keeps them.
 void matvec_e2m1(const float* x, const BlockScaledWeights& w, float* y) {
   const float* values = e2m1_values();
   const std::size_t n = w.n, halves = (n + 1) / 2;
   std::vector<float> even(halves, 0.0f), odd(halves, 0.0f);  // the chains start from +0
-  const auto rows = [&](std::size_t p0, std::size_t count, const float* scale_even, const float* scale_odd) {
+  const auto rows = [&](std::size_t p0, std::size_t count, const std::uint8_t* scale_codes) {
     HWY_DYNAMIC_DISPATCH(bsd::AccumulateE2m1Rows)(x + p0, w.elements.data() + p0 * w.row_bytes(), w.row_bytes(),
-                                                  count, n / 2, n % 2 != 0, values, scale_even, scale_odd,
-                                                  even.data(), odd.data());
+                                                  count, n / 2, n % 2 != 0, values, scale_codes,
+                                                  w.scaling == WeightScaling::nvfp4, even.data(), odd.data());
   };
   if (w.scaling == WeightScaling::none) {
-    rows(0, w.k, nullptr, nullptr);
+    rows(0, w.k, nullptr);
   } else {
     const std::size_t block = w.block_rows();
-    std::vector<float> scale_even(halves), scale_odd(halves);
-    for (std::size_t p0 = 0; p0 < w.k; p0 += block) {
-      HWY_DYNAMIC_DISPATCH(bsd::DecodeScaleRow)(w.scales.data() + p0 / block * n, n,
-                                                w.scaling == WeightScaling::nvfp4, scale_even.data(),
-                                                scale_odd.data());
-      rows(p0, std::min(block, w.k - p0), scale_even.data(), scale_odd.data());
-    }
+    for (std::size_t p0 = 0; p0 < w.k; p0 += block)
+      rows(p0, std::min(block, w.k - p0), w.scales.data() + p0 / block * n);
   }
   for (std::size_t j = 0; j < n; ++j) y[j] = j % 2 == 0 ? even[j / 2] : odd[j / 2];
 }

@@ -15,8 +15,8 @@
 // Worked value: byte 0xA3 = columns (0x3, 0xA): 0x3 is +1.5, 0xA is -(magnitude 2) = -1.
 // Each decoded value is multiplied by its column's block scale (exact, as the header
 // shows), then y = MulAdd(x[p], w, y): the in-order chain, one rounding per step. The
-// scales are decoded once per block of rows by integer operations (DecodeScaleRow),
-// de-interleaved as the sums are, and loaded beside them once per pass of 16 rows.
+// scales are decoded from their codes by integer operations (E8m0Values, E4m3Values),
+// de-interleaved as the sums are, once per vector of columns and pass of 16 rows.
 
 #if defined(SOFTFLOAT_BLOCK_FORMATS_BLOCK_SCALED_MATVEC_INL_H_) == defined(HWY_TARGET_TOGGLE)
 #ifdef SOFTFLOAT_BLOCK_FORMATS_BLOCK_SCALED_MATVEC_INL_H_
@@ -105,30 +105,9 @@ HWY_INLINE hn::Vec<hn::RebindToFloat<D>> E4m3Values(D du, hn::Vec<D> code) {
   return hn::Or(value, hn::BitCast(df, hn::ShiftLeft<24>(hn::And(code, hn::Set(du, 0x80u)))));
 }
 
-// One row of scale codes (column order, n of them) as values, de-interleaved as the
-// running sums are: even[i] scales column 2i, odd[i] column 2i + 1 (odd[n / 2] unused
-// when n is odd). e4m3: NVFP4's E4M3 codes, else MX's E8M0.
-HWY_NOINLINE void DecodeScaleRow(const std::uint8_t* HWY_RESTRICT codes, std::size_t n, bool e4m3,
-                                 float* HWY_RESTRICT even, float* HWY_RESTRICT odd) {
-  const auto values = [e4m3](auto d, auto code) { return e4m3 ? E4m3Values(d, code) : E8m0Values(d, code); };
-  const DF df;
-  const DU du;
-  const hn::Rebind<std::uint16_t, DU> d16;
-  const std::size_t lanes = hn::Lanes(df), pairs = n / 2;
-  std::size_t i = 0;
-  for (; i + lanes <= pairs; i += lanes) {  // a code pair per 16-bit lane
-    const VU pair = hn::PromoteTo(du, hn::LoadU(d16, reinterpret_cast<const std::uint16_t*>(codes + 2 * i)));
-    hn::StoreU(values(du, hn::And(pair, hn::Set(du, 0xFFu))), df, even + i);
-    hn::StoreU(values(du, hn::ShiftRight<8>(pair)), df, odd + i);
-  }
-  const hn::CappedTag<std::uint32_t, 1> du1;
-  const hn::RebindToFloat<decltype(du1)> df1;
-  for (std::size_t j = 2 * i; j < n; ++j)
-    hn::StoreU(values(du1, hn::Set(du1, codes[j])), df1, (j % 2 == 0 ? even : odd) + j / 2);
-}
-
-// The same values in column order: values[j] scales column j (the one-byte elements'
-// kernel, matvec-inl.h's ColumnScaledRows). Returns the largest of them, NaNs left out
+// One row of scale codes (column order, n of them) as values, values[j] scaling column
+// j (the one-byte elements' kernel, matvec-inl.h's ColumnScaledRows). e4m3: NVFP4's
+// E4M3 codes, else MX's E8M0. Returns the largest of them, NaNs left out
 // (0 if all are NaN), for the caller's overflow test.
 HWY_NOINLINE float DecodeScaleRowInOrder(const std::uint8_t* HWY_RESTRICT codes, std::size_t n, bool e4m3,
                                          float* HWY_RESTRICT values) {
@@ -155,13 +134,40 @@ HWY_NOINLINE float DecodeScaleRowInOrder(const std::uint8_t* HWY_RESTRICT codes,
   return largest;
 }
 
+// How the rows' scale codes are read: none (plain E2M1), E8M0 (MX), E4M3 (NVFP4).
+enum class ScaleKind { none, e8m0, e4m3 };
+
+template <ScaleKind kKind, class D>
+HWY_INLINE hn::Vec<hn::RebindToFloat<D>> ScaleValues(D du, hn::Vec<D> code) {
+  if constexpr (kKind == ScaleKind::e4m3) return E4m3Values(du, code);
+  return E8m0Values(du, code);
+}
+
+// The scales of columns 2i .. 2i + 2 Lanes - 1, de-interleaved as the sums are: a code
+// pair per 16-bit lane, the low byte column 2i + 2l's, the high byte column 2i + 2l + 1's.
+template <ScaleKind kKind>
+HWY_INLINE void LoadScales(const std::uint8_t* HWY_RESTRICT scale_codes, std::size_t i, VF& s_even, VF& s_odd) {
+  const DU du;
+  const hn::Rebind<std::uint16_t, DU> d16;
+  const VU pair = hn::PromoteTo(du, hn::LoadU(d16, reinterpret_cast<const std::uint16_t*>(scale_codes + 2 * i)));
+  s_even = ScaleValues<kKind>(du, hn::And(pair, hn::Set(du, 0xFFu)));
+  s_odd = ScaleValues<kKind>(du, hn::ShiftRight<8>(pair));
+}
+
 // The running sums of one vector of bytes (2 lanes of columns each): the two nibbles
 // decoded, times their scales (kScaled), fused into the sums by the row's activation.
 template <bool kScaled>
 HWY_INLINE void E2m1Step(VF table, const float* values16, VU byte, VF activation, VF s_even, VF s_odd,
                          VF& sum_even, VF& sum_odd) {
   const DU du;
+  // AVX-512's vpermps reads the low 4 bits of each index: the high nibble need not be
+  // cleared there (Highway's TableLookupLanes asks for indices below 16, so the raw
+  // instruction).
+#if HWY_ARCH_X86 && HWY_TARGET <= HWY_AVX3
+  VF w_even = VF{_mm512_permutexvar_ps(byte.raw, table.raw)};
+#else
   VF w_even = E2m1Decode(table, values16, hn::And(byte, hn::Set(du, 0xFu)));
+#endif
   VF w_odd = E2m1Decode(table, values16, hn::ShiftRight<4>(byte));
   if constexpr (kScaled) {
     w_even = hn::Mul(w_even, s_even);
@@ -173,15 +179,17 @@ HWY_INLINE void E2m1Step(VF table, const float* values16, VU byte, VF activation
 
 // even[i] / odd[i] continued over `count` rows of E2M1 codes (row p at codes + p *
 // stride): for i < pairs both nibbles of byte i, and the low nibble of byte `pairs` into
-// even[pairs] when lone_low (n odd). kScaled: each value times its column's block scale,
-// scale_even[i] / scale_odd[i] (DecodeScaleRow's values of the rows' one scale row).
-// Steps per column in row order, each MulAdd(x[p], value * scale, sum).
-template <bool kScaled>
+// even[pairs] when lone_low (n odd). With scales (kKind not none): each value times its
+// column's block scale, decoded from scale_codes, the rows' one scale row in column
+// order, once per pass of 16 rows (a few integer operations beside the 16 rows' work,
+// and no buffer of decoded scales to share L1 with the sums). Steps per column in row
+// order, each MulAdd(x[p], value * scale, sum).
+template <ScaleKind kKind>
 HWY_INLINE void AccumulateE2m1RowsOf(const float* HWY_RESTRICT x, const std::uint8_t* HWY_RESTRICT codes,
                                      std::size_t stride, std::size_t count, std::size_t pairs, bool lone_low,
-                                     const float* values16, const float* HWY_RESTRICT scale_even,
-                                     const float* HWY_RESTRICT scale_odd, float* HWY_RESTRICT even,
-                                     float* HWY_RESTRICT odd) {
+                                     const float* values16, const std::uint8_t* HWY_RESTRICT scale_codes,
+                                     float* HWY_RESTRICT even, float* HWY_RESTRICT odd) {
+  constexpr bool kScaled = kKind != ScaleKind::none;
   const DF df;
   const DU du;
   const hn::Rebind<std::uint8_t, DU> d8;
@@ -191,10 +199,10 @@ HWY_INLINE void AccumulateE2m1RowsOf(const float* HWY_RESTRICT x, const std::uin
   const std::size_t vector_end = pairs / lanes * lanes;
   const VF one = hn::Set(df, 1.0f);
   // Sixteen rows per pass, so that each running sum is loaded and stored once per 16
-  // steps, over blocks of 2048 bytes (4096 columns), whose sums and scales (32 KiB)
-  // stay in L1 / L2 while the 16 rows stream past them. Four vectors of bytes a step:
-  // eight independent chains of fused multiply-adds hide the FMA's latency (one chain
-  // per pair of vectors would wait on it: 4 cycles a row on Zen 4).
+  // steps, over blocks of 2048 bytes (4096 columns), whose sums (32 KiB) stay in L1 /
+  // L2 while the 16 rows stream past them. Four vectors of bytes a step: eight
+  // independent chains of fused multiply-adds hide the FMA's latency (one chain per
+  // pair of vectors would wait on it: 4 cycles a row on Zen 4).
   constexpr std::size_t kRows = 16, kBlockBytes = 2048;
   for (std::size_t i0 = 0; i0 < vector_end; i0 += kBlockBytes) {
     const std::size_t block_end = HWY_MIN(vector_end, i0 + kBlockBytes);
@@ -208,10 +216,10 @@ HWY_INLINE void AccumulateE2m1RowsOf(const float* HWY_RESTRICT x, const std::uin
         VF o2 = hn::LoadU(df, odd + i + 2 * lanes), o3 = hn::LoadU(df, odd + i + 3 * lanes);
         VF se0 = one, se1 = one, se2 = one, se3 = one, so0 = one, so1 = one, so2 = one, so3 = one;
         if constexpr (kScaled) {
-          se0 = hn::LoadU(df, scale_even + i), se1 = hn::LoadU(df, scale_even + i + lanes);
-          se2 = hn::LoadU(df, scale_even + i + 2 * lanes), se3 = hn::LoadU(df, scale_even + i + 3 * lanes);
-          so0 = hn::LoadU(df, scale_odd + i), so1 = hn::LoadU(df, scale_odd + i + lanes);
-          so2 = hn::LoadU(df, scale_odd + i + 2 * lanes), so3 = hn::LoadU(df, scale_odd + i + 3 * lanes);
+          LoadScales<kKind>(scale_codes, i, se0, so0);
+          LoadScales<kKind>(scale_codes, i + lanes, se1, so1);
+          LoadScales<kKind>(scale_codes, i + 2 * lanes, se2, so2);
+          LoadScales<kKind>(scale_codes, i + 3 * lanes, se3, so3);
         }
         const std::uint8_t* HWY_RESTRICT at = codes + p * stride + i;
         for (std::size_t r = 0; r < rows; ++r, at += stride) {
@@ -231,8 +239,8 @@ HWY_INLINE void AccumulateE2m1RowsOf(const float* HWY_RESTRICT x, const std::uin
       }
       for (; i < block_end; i += lanes) {  // the block's last vectors, one at a time
         VF sum_even = hn::LoadU(df, even + i), sum_odd = hn::LoadU(df, odd + i);
-        const VF s_even = kScaled ? hn::LoadU(df, scale_even + i) : one;
-        const VF s_odd = kScaled ? hn::LoadU(df, scale_odd + i) : one;
+        VF s_even = one, s_odd = one;
+        if constexpr (kScaled) LoadScales<kKind>(scale_codes, i, s_even, s_odd);
         const std::uint8_t* HWY_RESTRICT at = codes + p * stride + i;
         for (std::size_t r = 0; r < rows; ++r, at += stride)
           E2m1Step<kScaled>(table, values16, hn::PromoteTo(du, hn::LoadU(d8, at)), hn::Set(df, x[p + r]), s_even,
@@ -244,32 +252,35 @@ HWY_INLINE void AccumulateE2m1RowsOf(const float* HWY_RESTRICT x, const std::uin
   }
   // The bytes past the last whole vector, and a lone low nibble: the same steps in
   // one-lane vectors.
+  const hn::CappedTag<std::uint32_t, 1> du1;
   const std::size_t end = pairs + (lone_low ? 1 : 0);
   for (std::size_t i = vector_end; i < end; ++i) {
     for (int half = 0; half < 2; ++half) {
       if (i == pairs && half == 1) break;
       float* sum_at = half == 0 ? even + i : odd + i;
-      const float scale = kScaled ? (half == 0 ? scale_even : scale_odd)[i] : 1.0f;
+      auto scale = hn::Set(d1, 1.0f);
+      if constexpr (kScaled) scale = ScaleValues<kKind>(du1, hn::Set(du1, scale_codes[2 * i + std::size_t(half)]));
       auto sum = hn::LoadU(d1, sum_at);
       for (std::size_t p = 0; p < count; ++p) {
         const std::uint8_t byte = codes[p * stride + i];
-        const float value = values16[half == 0 ? byte & 0xF : byte >> 4];
-        const auto w = kScaled ? hn::Mul(hn::Set(d1, value), hn::Set(d1, scale)) : hn::Set(d1, value);
-        sum = hn::MulAdd(hn::Set(d1, x[p]), w, sum);
+        const auto value = hn::Set(d1, values16[half == 0 ? byte & 0xF : byte >> 4]);
+        sum = hn::MulAdd(hn::Set(d1, x[p]), kScaled ? hn::Mul(value, scale) : value, sum);
       }
       hn::StoreU(sum, d1, sum_at);
     }
   }
 }
 
-// The same, scale_even / scale_odd null for plain codes.
+// The same; scale_codes null for plain codes, else E4M3 codes (e4m3) or E8M0.
 HWY_NOINLINE void AccumulateE2m1Rows(const float* x, const std::uint8_t* codes, std::size_t stride, std::size_t count,
                                      std::size_t pairs, bool lone_low, const float* values16,
-                                     const float* scale_even, const float* scale_odd, float* even, float* odd) {
-  if (scale_even != nullptr)
-    AccumulateE2m1RowsOf<true>(x, codes, stride, count, pairs, lone_low, values16, scale_even, scale_odd, even, odd);
+                                     const std::uint8_t* scale_codes, bool e4m3, float* even, float* odd) {
+  if (scale_codes == nullptr)
+    AccumulateE2m1RowsOf<ScaleKind::none>(x, codes, stride, count, pairs, lone_low, values16, nullptr, even, odd);
+  else if (e4m3)
+    AccumulateE2m1RowsOf<ScaleKind::e4m3>(x, codes, stride, count, pairs, lone_low, values16, scale_codes, even, odd);
   else
-    AccumulateE2m1RowsOf<false>(x, codes, stride, count, pairs, lone_low, values16, nullptr, nullptr, even, odd);
+    AccumulateE2m1RowsOf<ScaleKind::e8m0>(x, codes, stride, count, pairs, lone_low, values16, scale_codes, even, odd);
 }
 
 // NOLINTNEXTLINE(google-readability-namespace-comments)
