@@ -203,7 +203,7 @@ HWY_INLINE void AccumulateE2m1RowsOf(const float* HWY_RESTRICT x, const std::uin
   // L2 while the 16 rows stream past them. Four vectors of bytes a step: eight
   // independent chains of fused multiply-adds hide the FMA's latency (one chain per
   // pair of vectors would wait on it: 4 cycles a row on Zen 4).
-  constexpr std::size_t kRows = 16, kBlockBytes = 2048;
+  constexpr std::size_t kRows = 16, kBlockBytes = 4096;
   for (std::size_t i0 = 0; i0 < vector_end; i0 += kBlockBytes) {
     const std::size_t block_end = HWY_MIN(vector_end, i0 + kBlockBytes);
     for (std::size_t p = 0; p < count; p += kRows) {

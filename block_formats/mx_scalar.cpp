@@ -34,7 +34,8 @@ namespace {
 constexpr Format kInt8Grid{1, 6, 1, Specials::finite};
 static_assert(kInt8Grid.valid() && kInt8Grid.max_finite_magnitude() == 127 && kInt8Grid.max_exponent() == 0);
 
-std::string where(const char* function) { return std::string("softfloat::mx::") + function + ": "; }
+softfloat::detail::Caller caller(const char* function) { return {"softfloat::mx::", function}; }
+std::string where(const char* function) { return caller(function).text(); }
 
 bool known(Element element) { return std::uint8_t(element) <= std::uint8_t(Element::int8); }
 
@@ -103,7 +104,7 @@ void check_sizes(const char* function, std::size_t n, std::size_t element_bytes_
 // buffers (codes are smaller than floats, so neither direction can run in place).
 void check_separate(const char* function, const float* values, std::size_t n, const std::uint8_t* elements,
                     std::size_t element_bytes_used, const std::uint8_t* scales, std::size_t scales_used) {
-  const std::string at = where(function);
+  const softfloat::detail::Caller at = caller(function);
   const std::size_t value_bytes = softfloat::detail::checked_bytes(at, n, sizeof(float), "values");
   softfloat::detail::check_disjoint(at, values, value_bytes, "float array", elements, element_bytes_used, "elements");
   softfloat::detail::check_disjoint(at, values, value_bytes, "float array", scales, scales_used, "scales");
@@ -251,8 +252,8 @@ void check_round_trip_arguments(const char* function, const float* in, std::size
   check_options(function, element, options);
   if (n > 0 && (in == nullptr || out == nullptr))
     throw std::invalid_argument(where(function) + "null pointer with n = " + std::to_string(n));
-  const std::size_t bytes = softfloat::detail::checked_bytes(where(function), n, sizeof(float), "values");
-  softfloat::detail::check_in_place(where(function), in, bytes, sizeof(float), out, bytes, sizeof(float));
+  const std::size_t bytes = softfloat::detail::checked_bytes(caller(function), n, sizeof(float), "values");
+  softfloat::detail::check_in_place(caller(function), in, bytes, sizeof(float), out, bytes, sizeof(float));
 }
 
 void check_dequantize_arguments(const char* function, const std::uint8_t* elements, std::size_t element_bytes_have,

@@ -36,7 +36,8 @@ constexpr float kOneOver2688 = float(1.0 / (6.0 * 448.0));  // likewise
 constexpr std::uint32_t kQuietNan = 0x7FC00000u;
 constexpr std::uint8_t kNanScale = 0x7F;  // E4M3 NaN: the scale of a block holding a NaN or an infinity
 
-std::string where(const char* function) { return std::string("softfloat::nvfp4::") + function + ": "; }
+softfloat::detail::Caller caller(const char* function) { return {"softfloat::nvfp4::", function}; }
+std::string where(const char* function) { return caller(function).text(); }
 
 void check_sizes(const char* function, std::size_t n, std::size_t element_bytes_have, std::size_t scale_count_have) {
   if (element_bytes_have < element_bytes(n))
@@ -50,7 +51,7 @@ void check_sizes(const char* function, std::size_t n, std::size_t element_bytes_
 // smaller than floats, so neither direction can run in place).
 void check_separate(const char* function, const float* values, std::size_t n, const std::uint8_t* elements,
                     const std::uint8_t* scales) {
-  const std::string at = where(function);
+  const softfloat::detail::Caller at = caller(function);
   const std::size_t value_bytes = softfloat::detail::checked_bytes(at, n, sizeof(float), "values");
   softfloat::detail::check_disjoint(at, values, value_bytes, "float array", elements, element_bytes(n), "elements");
   softfloat::detail::check_disjoint(at, values, value_bytes, "float array", scales, scale_count(n), "scales");
@@ -64,11 +65,11 @@ void check_quantize(const char* function, const float* in, std::size_t n, const 
     throw std::invalid_argument(where(function) + "null pointer with n = " + std::to_string(n));
   check_sizes(function, n, element_bytes_have, scale_count_have);
   check_separate(function, in, n, elements, scales);
-  softfloat::detail::check_disjoint(where(function), tensor_amax, sizeof(float), "tensor_amax", in,
+  softfloat::detail::check_disjoint(caller(function), tensor_amax, sizeof(float), "tensor_amax", in,
                                     n * sizeof(float), "float array");
-  softfloat::detail::check_disjoint(where(function), tensor_amax, sizeof(float), "tensor_amax", elements,
+  softfloat::detail::check_disjoint(caller(function), tensor_amax, sizeof(float), "tensor_amax", elements,
                                     element_bytes(n), "elements");
-  softfloat::detail::check_disjoint(where(function), tensor_amax, sizeof(float), "tensor_amax", scales,
+  softfloat::detail::check_disjoint(caller(function), tensor_amax, sizeof(float), "tensor_amax", scales,
                                     scale_count(n), "scales");
 }
 void check_dequantize(const char* function, const std::uint8_t* elements, std::size_t element_bytes_have,

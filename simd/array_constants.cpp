@@ -279,34 +279,54 @@ DequantizeConstants derive_dequantize_constants(const Format& f) {
 // pieces through the public quantize and dequantize, shortcuts included), and user code
 // calls the public functions row by row on small arrays: there the dozen
 // round_to_format() calls that derive them would cost as much as the conversion. So each
-// thread keeps the last set it derived. (Internal inner loops hold their own set in a
-// PreparedQuantize / PreparedDequantize instead, simd/array_paths.hpp.)
-struct LastQuantizeConstants {
-  bool valid = false;
+// thread keeps the last few sets it derived: four, since a block format's one call
+// takes two (NVFP4: E2M1 elements and E4M3 scales, each quantized and dequantized),
+// and a cache of one would derive both again on every call. (Internal inner loops hold
+// their own set in a PreparedQuantize / PreparedDequantize instead,
+// simd/array_paths.hpp.)
+constexpr std::size_t kRememberedSets = 4;
+
+struct QuantizeKey {
   Format format;
   Rounding mode = Rounding::nearest_even;
   Overflow policy = Overflow::standard;
-  QuantizeConstants constants{};
+  friend bool operator==(const QuantizeKey&, const QuantizeKey&) = default;
 };
-struct LastDequantizeConstants {
-  bool valid = false;
-  Format format;
-  DequantizeConstants constants{};
+
+// The last kRememberedSets values of derive(key), the oldest replaced first.
+template <class Key, class Constants>
+class RememberedConstants {
+ public:
+  template <class Derive>
+  const Constants& get(const Key& key, Derive derive) {
+    for (std::size_t i = 0; i < used_; ++i)
+      if (keys_[i] == key) return constants_[i];
+    const std::size_t slot = next_;
+    next_ = (next_ + 1) % kRememberedSets;
+    used_ = std::max(used_, slot + 1);
+    keys_[slot] = key;
+    constants_[slot] = derive();
+    return constants_[slot];
+  }
+
+ private:
+  Key keys_[kRememberedSets]{};
+  Constants constants_[kRememberedSets]{};
+  std::size_t used_ = 0, next_ = 0;
 };
 
 }  // namespace
 
 QuantizeConstants quantize_constants(const Format& f, Rounding mode, Overflow policy, RandomStream random) {
-  thread_local LastQuantizeConstants last;
-  if (!last.valid || last.format != f || last.mode != mode || last.policy != policy)
-    last = {true, f, mode, policy, derive_quantize_constants(f, mode, policy)};
-  return at_stream(last.constants, random);
+  thread_local RememberedConstants<QuantizeKey, QuantizeConstants> remembered;
+  const QuantizeConstants& constants =
+      remembered.get(QuantizeKey{f, mode, policy}, [&] { return derive_quantize_constants(f, mode, policy); });
+  return at_stream(constants, random);
 }
 
 DequantizeConstants dequantize_constants(const Format& f) {
-  thread_local LastDequantizeConstants last;
-  if (!last.valid || last.format != f) last = {true, f, derive_dequantize_constants(f)};
-  return last.constants;
+  thread_local RememberedConstants<Format, DequantizeConstants> remembered;
+  return remembered.get(f, [&] { return derive_dequantize_constants(f); });
 }
 
 }  // namespace softfloat::simd::detail

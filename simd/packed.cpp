@@ -57,11 +57,12 @@ std::string format_text(const Format& format) {
 
 // The code width, 4 or 6; anything else throws.
 int packed_width(const Format& format, const char* function) {
-  const std::string where = std::string("softfloat::simd::") + function + ": ";
-  if (!format.valid()) throw std::invalid_argument(where + "invalid format: " + std::string(describe(format.problem())));
+  const softfloat::detail::Caller where{"softfloat::simd::", function};
+  if (!format.valid())
+    throw std::invalid_argument(where.text() + "invalid format: " + std::string(describe(format.problem())));
   const int bits = format.total_bits();
   if (bits != 4 && bits != 6)
-    throw std::invalid_argument(where + format_text(format) + " has " + std::to_string(bits) +
+    throw std::invalid_argument(where.text() + format_text(format) + " has " + std::to_string(bits) +
                                 " bits; packing is defined for 4-bit (E2M1-like) and 6-bit (E2M3, E3M2-like) "
                                 "formats only");
   return bits;
@@ -73,12 +74,12 @@ std::size_t bytes_for(int width, std::size_t n) {
 
 void check_buffers(const void* values, const void* packed, std::size_t n, std::size_t have, std::size_t need,
                    const char* function, const char* which) {
-  const std::string where = std::string("softfloat::simd::") + function + ": ";
+  const softfloat::detail::Caller where{"softfloat::simd::", function};
   if (n > 0 && (values == nullptr || packed == nullptr))
-    throw std::invalid_argument(where + "null pointer with n = " + std::to_string(n));
+    throw std::invalid_argument(where.text() + "null pointer with n = " + std::to_string(n));
   if (have < need)
-    throw std::invalid_argument(where + "the " + which + " buffer has " + std::to_string(have) + " bytes; " +
-                                std::to_string(n) + " values need " + std::to_string(need) + " bytes");
+    throw std::invalid_argument(where.text() + "the " + which + " buffer has " + std::to_string(have) +
+                                " bytes; " + std::to_string(n) + " values need " + std::to_string(need) + " bytes");
   // Packed codes are smaller than floats, so no conversion can run in place here.
   softfloat::detail::check_disjoint(where, values, softfloat::detail::checked_bytes(where, n, sizeof(float), "values"),
                                     "float array", packed, need, "packed buffer");

@@ -91,18 +91,19 @@ std::string describe_format(const Format& format) {
 // `Out` are the element types of the two arrays (in place needs them of one size).
 template <class Code, class In, class Out>
 void check_arguments(const In* in, std::size_t n, const Out* out, const Format& format, const char* function) {
-  const std::string where = std::string("softfloat::simd::") + function + ": ";
-  if (!format.valid()) throw std::invalid_argument(where + "invalid format: " + std::string(describe(format.problem())));
+  const softfloat::detail::Caller where{"softfloat::simd::", function};
+  if (!format.valid())
+    throw std::invalid_argument(where.text() + "invalid format: " + std::string(describe(format.problem())));
   if (n > 0 && (in == nullptr || out == nullptr))
-    throw std::invalid_argument(where + "null pointer with n = " + std::to_string(n));
+    throw std::invalid_argument(where.text() + "null pointer with n = " + std::to_string(n));
   softfloat::detail::check_in_place(where, in, softfloat::detail::checked_bytes(where, n, sizeof(In), "input values"),
                                     sizeof(In), out,
                                     softfloat::detail::checked_bytes(where, n, sizeof(Out), "output values"),
                                     sizeof(Out));
   if (format.total_bits() > int(8 * sizeof(Code)))
-    throw std::invalid_argument(where + describe_format(format) + " has " + std::to_string(format.total_bits()) +
-                                " bits and does not fit the " + std::to_string(8 * sizeof(Code)) +
-                                "-bit output type");
+    throw std::invalid_argument(where.text() + describe_format(format) + " has " +
+                                std::to_string(format.total_bits()) + " bits and does not fit the " +
+                                std::to_string(8 * sizeof(Code)) + "-bit output type");
 }
 
 // The random bits of element i of a call whose first element has counter random.offset.
