@@ -32,6 +32,7 @@ namespace softfloat {
 namespace block_scaled_detail {
 HWY_EXPORT(AccumulateE2m1Rows);
 HWY_EXPORT(DecodeScaleRowInOrder);
+HWY_EXPORT(AccumulateSixBitRows);
 }  // namespace block_scaled_detail
 
 namespace {
@@ -156,6 +157,24 @@ bool matvec_bytes_in_registers(const float* x, const BlockScaledWeights& w, floa
   return true;
 }
 
+// One row of C for 6-bit elements (E2M3, E3M2), MX-scaled or plain, decoded in
+// registers (six_bit_matvec-inl.h).
+void matvec_six_bit(const float* x, const BlockScaledWeights& w, float* y) {
+  const Format format = mx::element_format(w.element);
+  float values[64];
+  std::uint8_t every_code[64];
+  for (int c = 0; c < 64; ++c) every_code[c] = std::uint8_t(c);
+  simd::dequantize(every_code, 64, values, format);
+  const std::size_t n = w.n, block = w.block_rows(), row_bytes = w.row_bytes();
+  std::fill(y, y + n, 0.0f);
+  for (std::size_t p0 = 0; p0 < w.k; p0 += block) {
+    const std::uint8_t* scale_codes = w.scaling == WeightScaling::none ? nullptr : w.scales.data() + p0 / block * n;
+    HWY_DYNAMIC_DISPATCH(bsd::AccumulateSixBitRows)(x + p0, w.elements.data() + p0 * row_bytes, row_bytes, row_bytes,
+                                                    std::min(block, w.k - p0), n, format.mantissa_bits, format.bias,
+                                                    values, scale_codes, y);
+  }
+}
+
 // One row of C for 6- and 8-bit elements: each block of rows decoded to fp32 (value
 // times scale, exact), then the same chain.
 void matvec_decoded(const float* x, const BlockScaledWeights& w, const ScaleTable& scales, float* y) {
@@ -163,6 +182,7 @@ void matvec_decoded(const float* x, const BlockScaledWeights& w, const ScaleTabl
   const Format format = mx::element_format(w.element);
   const bool packed = mx::element_bits(w.element) < 8;
   if (!packed && matvec_bytes_in_registers(x, w, y)) return;
+  if (packed) return matvec_six_bit(x, w, y);
   std::fill(y, y + n, 0.0f);
   // A block of rows, at most 32 (none: 32 at a time too), decoded into cache.
   const std::size_t rows_per_pass = std::min<std::size_t>(std::min<std::size_t>(block, 32), w.k);

@@ -31,6 +31,8 @@
 #include <cstdint>
 
 #include "hwy/highway.h"
+#include "block_formats/block_scales-inl.h"
+#include "block_formats/six_bit_matvec-inl.h"
 #include "matmul/float_vectors-inl.h"
 
 HWY_BEFORE_NAMESPACE();
@@ -72,75 +74,6 @@ HWY_INLINE VF E2m1Decode(VF table, const float* values16, VU codes) {
   } else {
     return hn::GatherIndex(df, values16, hn::BitCast(hn::RebindToSigned<DF>(), codes));
   }
-}
-
-// A block's scale codes as fp32 values, computed rather than gathered from a table
-// (a gather costs about as much as the 16 rows it would serve).
-// E8M0 (MX): 2^(code - 127). Codes 1 .. 254 are fp32's biased exponent itself, so the
-// value's bits are code << 23; code 0 is 2^-127, the subnormal 0x00400000; 0xFF is NaN.
-// Worked value: code 124 -> bits 0x3E000000 = 2^-3.
-template <class D>
-HWY_INLINE hn::Vec<hn::RebindToFloat<D>> E8m0Values(D du, hn::Vec<D> code) {
-  const hn::RebindToFloat<D> df;
-  auto bits = hn::ShiftLeft<23>(code);
-  bits = hn::IfThenElse(hn::Eq(code, hn::Zero(du)), hn::Set(du, 0x00400000u), bits);
-  bits = hn::IfThenElse(hn::Eq(code, hn::Set(du, 0xFFu)), hn::Set(du, 0x7FC00000u), bits);
-  return hn::BitCast(df, bits);
-}
-
-// E4M3 (NVFP4): magnitude bits m = code & 0x7F hold exponent field e = m >> 3 and
-// mantissa f = m & 7. Normal (e > 0): fp32 bits (m << 20) + (120 << 23), which puts f
-// in the top of fp32's mantissa and rebiases e by 127 - 7. Subnormal (e = 0): f * 2^-9,
-// exact through int to float. m = 0x7F is NaN. The sign is code bit 7, moved to bit 31.
-// Worked value: code 0x41 = 0 1000 001 -> (0x41 << 20) + (120 << 23) = 0x40100000 = 2.25.
-template <class D>
-HWY_INLINE hn::Vec<hn::RebindToFloat<D>> E4m3Values(D du, hn::Vec<D> code) {
-  const hn::RebindToFloat<D> df;
-  const hn::RebindToSigned<D> di;
-  const auto magnitude = hn::And(code, hn::Set(du, 0x7Fu));
-  const auto normal = hn::BitCast(df, hn::Add(hn::ShiftLeft<20>(magnitude), hn::Set(du, 120u << 23)));
-  const auto subnormal = hn::Mul(hn::ConvertTo(df, hn::BitCast(di, magnitude)), hn::Set(df, 0x1p-9f));
-  auto value = hn::IfThenElse(hn::RebindMask(df, hn::Lt(magnitude, hn::Set(du, 8u))), subnormal, normal);
-  value = hn::IfThenElse(hn::RebindMask(df, hn::Eq(magnitude, hn::Set(du, 0x7Fu))), hn::NaN(df), value);
-  return hn::Or(value, hn::BitCast(df, hn::ShiftLeft<24>(hn::And(code, hn::Set(du, 0x80u)))));
-}
-
-// One row of scale codes (column order, n of them) as values, values[j] scaling column
-// j (the one-byte elements' kernel, matvec-inl.h's ColumnScaledRows). e4m3: NVFP4's
-// E4M3 codes, else MX's E8M0. Returns the largest of them, NaNs left out
-// (0 if all are NaN), for the caller's overflow test.
-HWY_NOINLINE float DecodeScaleRowInOrder(const std::uint8_t* HWY_RESTRICT codes, std::size_t n, bool e4m3,
-                                         float* HWY_RESTRICT values) {
-  const auto decode = [e4m3](auto d, auto code) { return e4m3 ? E4m3Values(d, code) : E8m0Values(d, code); };
-  const DF df;
-  const DU du;
-  const hn::Rebind<std::uint8_t, DU> d8;
-  const std::size_t lanes = hn::Lanes(df);
-  VF top = hn::Zero(df);
-  std::size_t j = 0;
-  for (; j + lanes <= n; j += lanes) {
-    const VF v = decode(du, hn::PromoteTo(du, hn::LoadU(d8, codes + j)));
-    top = hn::IfThenElse(hn::IsNaN(v), top, hn::Max(top, v));  // NaN codes left out
-    hn::StoreU(v, df, values + j);
-  }
-  float largest = hn::GetLane(hn::MaxOfLanes(df, top));
-  const hn::CappedTag<std::uint32_t, 1> du1;
-  const hn::RebindToFloat<decltype(du1)> df1;
-  for (; j < n; ++j) {
-    const auto v = decode(du1, hn::Set(du1, codes[j]));
-    hn::StoreU(v, df1, values + j);
-    if (!std::isnan(values[j])) largest = std::max(largest, values[j]);
-  }
-  return largest;
-}
-
-// How the rows' scale codes are read: none (plain E2M1), E8M0 (MX), E4M3 (NVFP4).
-enum class ScaleKind { none, e8m0, e4m3 };
-
-template <ScaleKind kKind, class D>
-HWY_INLINE hn::Vec<hn::RebindToFloat<D>> ScaleValues(D du, hn::Vec<D> code) {
-  if constexpr (kKind == ScaleKind::e4m3) return E4m3Values(du, code);
-  return E8m0Values(du, code);
 }
 
 // The scales of columns 2i .. 2i + 2 Lanes - 1, de-interleaved as the sums are: a code

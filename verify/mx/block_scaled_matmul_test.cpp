@@ -236,6 +236,33 @@ TEST_P(BlockScaledEveryTarget, OneByteElementsWithEveryScaleCode) {
     }
 }
 
+// Six-bit elements (E2M3, E3M2), plain and MX-scaled: every element code in every lane
+// position (row p holds the 64 codes rotated by p), every scale code (NaN's and those
+// whose products overflow included) once per 256 columns, over widths that end inside a
+// vector, a 4-code group and a byte.
+TEST_P(BlockScaledEveryTarget, SixBitEveryCodeAndEveryScale) {
+  for (mx::Element element : {mx::Element::fp6_e2m3, mx::Element::fp6_e3m2})
+    for (WeightScaling scaling : {WeightScaling::none, WeightScaling::mx})
+      for (std::size_t n : {std::size_t(261), std::size_t(64), std::size_t(7), std::size_t(1)}) {
+        const std::size_t k = 70, row_bytes = mx::element_bytes(element, n);
+        std::vector<std::uint8_t> elements(k * row_bytes, 0), scales(3 * n);
+        for (std::size_t p = 0; p < k; ++p)
+          for (std::size_t j = 0; j < n; ++j)
+            block_detail::write_bits(elements.data() + p * row_bytes, j, 6, std::uint8_t((j + 5 * p) % 64));
+        // Targets without FMA round each product first: there scales up to 2^100 only, so
+        // that every product (x and the elements have few bits) stays exact and finite.
+        const std::size_t codes = rounds_products_first(GetParam()) ? 228 : 256;
+        for (std::size_t i = 0; i < scales.size(); ++i) scales[i] = std::uint8_t((i * 7 + 3) % codes);
+        std::vector<float> x(k);
+        for (std::size_t p = 0; p < k; ++p) x[p] = 0.5f + float(p % 5) / 4;
+        BlockScaledWeights w{element, scaling, k, n, elements, {}, 0.0f};
+        if (scaling == WeightScaling::mx) w.scales = scales;
+        std::vector<float> c(n, -1.0f);
+        matmul(x.data(), w, c.data(), 1);
+        EXPECT_EQ(count_bit_differences(c, definition(x, w, 1), describe(w, {1, k, n})), 0u);
+      }
+}
+
 // The layout: codes and scales of quantize_weights are those of mx::quantize /
 // nvfp4::quantize of W's columns.
 TEST(BlockScaledLayout, CodesAreThoseOfTheColumnsQuantized) {

@@ -61,9 +61,12 @@
 // accumulated by FMA in eight independent chains, reading each byte of W once. One-byte
 // elements (MXFP8 E4M3 / E5M2, MX-scaled or plain) are decoded in registers by matmul's
 // half rule (fp16 fields, then F16C) and multiplied by their column's scale, where the
-// target converts fp16 and no weight times its scale leaves fp32's range; elsewhere, and
-// for the 6-bit elements, a block of rows is decoded into fp32 in cache and accumulated
-// by the same FMA chain. Every MatmulSummation gives the in-order chain here;
+// target converts fp16 and no weight times its scale leaves fp32's range, else a block
+// of rows is decoded into fp32 in cache and accumulated by the same FMA chain. 6-bit
+// elements (MXFP6 E2M3 / E3M2) are unpacked in registers, four codes from three bytes by
+// a byte shuffle and a shift per lane, and decoded by vpermt2ps on the 32 magnitudes
+// (AVX-512) or by their fields (block_formats/six_bit_matvec-inl.h). Every
+// MatmulSummation gives the in-order chain here;
 // `summation` is accepted so that calls read like the other matmul forms.
 //
 // Bad arguments (null pointers with a nonzero size, spans shorter than the layout needs,
