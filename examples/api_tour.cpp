@@ -1,4 +1,5 @@
-// The API in one screen: the example README.md shows under "API tour". The package
+// The API in one screen: README.md's C++ example, kept identical to this file by the
+// test example_readme_snippet (examples/readme_snippet_matches.cmake). The package
 // test (verify/package) compiles this file against the installed package, so the
 // README snippet is known to build for a user of find_package(softfloat).
 #include <softfloat/softfloat.hpp>

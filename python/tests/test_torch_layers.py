@@ -199,16 +199,44 @@ def test_layer_errors():
         sft.Linear(2, 2, acc="bf17")
 
 
-def test_readme_pytorch_example():
-    """The example at the top of README.md's "PyTorch" section runs, and gives what it says."""
+def first_python_block(page, heading):
+    """The first ```python block after `heading` in `page` (relative to the repository), run; its names."""
     import pathlib
     import re
 
-    text = (pathlib.Path(__file__).resolve().parents[2] / "README.md").read_text()
-    section = text[text.index("\n## PyTorch\n"):]
+    root = pathlib.Path(__file__).resolve().parents[2]
+    text = (root / page).read_text()
+    section = text[text.index(heading):]
     snippet = re.search(r"```python\n(.*?)```", section, re.S).group(1)
     names = {}
-    exec(compile(snippet, "README.md (## PyTorch)", "exec"), names)
+    exec(compile(snippet, f"{page} ({heading.strip()})", "exec"), names)
+    return names
+
+
+def test_readme_torch_example():
+    """README.md's PyTorch example runs, and gives what its comments say."""
+    torch.manual_seed(0)
+    names = first_python_block("README.md", "\n### PyTorch\n")
+    x, y, layer, out = names["x"], names["y"], names["layer"], names["out"]
+    values = x.detach()
+    assert torch.equal(y.detach(), sft.quantize(values, "e4m3"))
+    assert torch.equal(sft.quantize(y.detach(), "e4m3"), y.detach())  # E4M3 values already
+    assert torch.equal(x.grad, torch.ones_like(values))                # straight-through
+    assert names["q"].dtype == torch.float8_e4m3fn and torch.equal(names["q"].float(), y.detach())
+    assert out.shape == (4, 32)
+    # The layer rounds its operands by their specs and sums in bf16: the same product of
+    # operands rounded beforehand (E4M3 and MXFP4 rounding leave their own values as they are).
+    weight = layer.weight.detach()
+    rounded = sft.linear(sft.quantize(values, "e4m3"), sft.mx_quantize(weight, "mxfp4_e2m1"), None, acc="bf16")
+    assert torch.equal(sft.linear(values, weight, None, weight_format="mxfp4_e2m1", input_format="e4m3",
+                                  acc="bf16"), rounded)
+    assert torch.equal(out.detach(), sft.linear(values, weight, layer.bias.detach(), weight_format="mxfp4_e2m1",
+                                                input_format="e4m3", acc="bf16"))
+
+
+def test_torch_reference_example():
+    """The example at the top of docs/reference/torch.md runs, and gives what it says."""
+    names = first_python_block("docs/reference/torch.md", "# torch reference")
     x = names["x"].detach()
     assert names["q"].dtype == torch.float8_e4m3fn and names["q"].shape == (4, 64)
     assert torch.equal(names["q"].float(), sft.quantize(x, "e4m3"))  # torch's own cast of the codes
