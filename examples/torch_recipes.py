@@ -18,7 +18,7 @@ and recipe, and with --plot a figure of the training-loss curves.
 
 --quick trains fewer steps (the test suite runs it that way) and exits non-zero when a
 recipe's final accuracy falls more than the margin below fp32's (MARGIN, set from the
-measured runs in docs/torch.md).
+measured runs in docs/reference/torch.md).
 """
 import argparse
 import sys
@@ -43,7 +43,7 @@ RECIPES = {
 }
 BATCH = 64
 # How far below fp32's final test accuracy a recipe may end (--quick checks it). Measured
-# on an AMD EPYC (docs/torch.md): the widest gap is te_nvfp4's on the convnet, 0.019 at
+# on an AMD EPYC (docs/reference/torch.md): the widest gap is te_nvfp4's on the convnet, 0.019 at
 # 150 steps and 0.003 at 600; the margin leaves room for another CPU's float32 sums.
 MARGIN = 0.05
 # fp32 itself must learn: 0.95 at 150 steps on both models in the measured run.

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Turns the JSON output of bench_scalar_conversion into the Markdown table in README.md.
+"""Turns the JSON output of bench_scalar_conversion into a Markdown table (docs/development.md, "Benchmarks").
 
     build/bench/bench_scalar_conversion --benchmark_min_time=0.2 --benchmark_repetitions=5 \
         --benchmark_report_aggregates_only=true --benchmark_format=json > scalar.json

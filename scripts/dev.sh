@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Developer entry points on a fresh Debian 12 or 13 machine (see README.md, "Quick start").
+# Developer entry points on a fresh Debian 12 or 13 machine (see docs/development.md).
 #
 #   bash scripts/dev.sh demo   install the missing Debian packages (scripts/debian_packages.sh
 #                              chooses them by what apt offers), make the project's virtual
@@ -302,7 +302,7 @@ fuzz_target_names=(parse_format parse_number arithmetic arrays command_line)
 # rounds of SECONDS rather than five). CI's run starts each target from a fixed seed
 # (SEED plus the target's place in the list), so that a submission is judged on its own
 # change and not on what a random walk happens to reach that day; SEED=random lets
-# libFuzzer draw a fresh seed per target, for a longer campaign (README.md, Quick start).
+# libFuzzer draw a fresh seed per target, for a longer campaign (docs/development.md).
 # A finding (a failed check, a crash, a sanitizer report, a unit slower than 20 s) fails
 # the phase and leaves the input in build-fuzz/findings/; reproduce it with the target
 # and the file.

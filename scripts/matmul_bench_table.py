@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Turns the JSON output of bench_matmul into the Markdown tables in README.md.
+"""Turns the JSON output of bench_matmul into Markdown tables (docs/development.md, "Benchmarks").
 
     build/bench/matmul/bench_matmul --benchmark_min_time=0.5 --benchmark_repetitions=3 \\
         --benchmark_report_aggregates_only=true --benchmark_out=matmul.json --benchmark_out_format=json

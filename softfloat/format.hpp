@@ -133,7 +133,7 @@ struct Format {
   // The NaN code for a NaN input. Where a format has several NaN codes the result
   // keeps the sign, is quiet and keeps the payload's top bits, as the x86 F16C and
   // SSE conversions do; `payload` is the source mantissa left-aligned in 64 bits.
-  // A format without NaN gets +0 (documented in README.md: there is no code that
+  // A format without NaN gets +0 (documented in docs/formats.md: there is no code that
   // could carry "not a number", and zero adds no false magnitude to later sums).
   constexpr std::uint64_t nan_code(bool negative, std::uint64_t payload = 0) const {
     switch (specials) {

@@ -1,6 +1,6 @@
 """Hostile input at the module's entry points: the C++ refusals reach Python as
 ValueError / TypeError naming the function, codes that do not fit are refused, a bad
-SOFTFLOAT_NUM_THREADS is reported, and NaN payloads follow README.md's rules (written out
+SOFTFLOAT_NUM_THREADS is reported, and NaN payloads follow docs/formats.md's rules (written out
 here from the rules: IEEE-style formats keep the sign, set the quiet bit and keep the top
 payload bits; fn formats keep the sign; fnuz has the one NaN 0x80; formats without NaN
 give +0; MX and NVFP4 blocks holding a NaN decode to 0x7FC00000)."""

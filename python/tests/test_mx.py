@@ -1,5 +1,5 @@
 """mx_quantize / mx_dequantize: the specification's formulas (OCP MX v1.0, section 6.3)
-written out in NumPy, the worked example of README.md, blocks along the last axis, the
+written out in NumPy, the worked example of docs/design/block-formats.md, blocks along the last axis, the
 special blocks, and the errors."""
 import math
 
@@ -68,7 +68,7 @@ def test_blocks_follow_the_specification(kind, rule):
 
 
 def test_worked_example():
-    # README.md: E2M1 elements of {1, 2, 3, 7, -0.5}: max 7 gives s = floor(log2 7) - 2 = 0,
+    # docs/design/block-formats.md: E2M1 elements of {1, 2, 3, 7, -0.5}: max 7 gives s = floor(log2 7) - 2 = 0,
     # scale 0x7F; codes 0x2, 0x4, 0x5, 0x7 (7 clamps to 6), 0x9, packed two a byte.
     x = np.zeros(32, np.float32)
     x[:5] = [1, 2, 3, 7, -0.5]

@@ -172,7 +172,7 @@ def test_odd_is_gfloats_toward_zero_with_a_sticky_last_bit(saturate, domain):
     exact values keep their code; otherwise the neighbour with an odd significand, that
     is TowardZero's code with the last bit set (P >= 2), TowardZero's code itself at
     P = 1 (every nonzero significand is 1) and the smallest value instead of zero;
-    beyond max, max (round-to-odd overflows to max, README "Rounding directions")."""
+    beyond max, max (round-to-odd overflows to max, docs/formats.md "Rounding directions and overflow")."""
     compared = 0
     for precision in PRECISIONS:
         fi, spec = their_format(precision, domain), our_spec(precision, domain)
@@ -195,8 +195,8 @@ def test_odd_is_gfloats_toward_zero_with_a_sticky_last_bit(saturate, domain):
 
 
 # Stochastic rounding: our "stochastic" rounds away from zero iff 32 random bits are below
-# the first 32 bits of the discarded fraction (README "Rounding directions, overflow and
-# stochastic rounding"); gfloat's RoundMode.Stochastic with srnumbits=32 rounds away iff
+# the first 32 bits of the discarded fraction (docs/design/stochastic-rounding.md, "The
+# rule"); gfloat's RoundMode.Stochastic with srnumbits=32 rounds away iff
 # round-to-nearest-even(delta * 2^32) + srbits >= 2^32. For the fractions below, dyadic
 # with at most 32 bits or not, both probabilities are within 2^-32 of the exact
 # fraction. Each side draws DRAWS roundings of the same value.

@@ -2,7 +2,7 @@
 scale rule and element rounding, block sizes that do and do not divide the rows, any
 axis of arrays up to rank 4, strided views, blocks of specials, zeros, subnormals and
 values at the scale rules' thresholds. The reference is written out here from the
-definitions (README "MX block scaling", softfloat/nvfp4.hpp): the shared exponent
+definitions (docs/design/block-formats.md, softfloat/nvfp4.hpp): the shared exponent
 computed exactly in Python, each element rounded by the scalar path
 (softfloat._scalar_quantize, whose bits the C++ suites check against MPFR), and NVFP4's
 fp32 recipe in NumPy float32 arithmetic, step by step. Every rejection must be the

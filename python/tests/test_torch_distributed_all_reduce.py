@@ -1,6 +1,6 @@
 """softfloat.torch.distributed.all_reduce on 2 and 4 processes over gloo: the bytes each
 rank sends against softfloat::cost::simulate_ring_all_reduce (whole-byte codes) and the
-README's formula (scales, packed codes); exact sums where the format holds them; the
+byte formula of docs/reference/torch.md (scales, packed codes); exact sums where the format holds them; the
 gather and ring results against a single-process replay of the protocol with the NumPy
 module's round trips; fp32 orders within the summation bound; world size 1."""
 import math
@@ -17,10 +17,10 @@ import distributed_workers as workers  # noqa: E402
 TIMEOUT = 50
 
 
-# ---- the README's byte formula, restated --------------------------------------------
+# ---- the byte formula of docs/reference/torch.md, restated -------------------------
 
 def payload_bytes(fmt, n, scaling):
-    """Bytes of one message of n values (README, "Gradients on the wire")."""
+    """Bytes of one message of n values (docs/reference/torch.md, "Gradients on the wire")."""
     if fmt == "nvfp4":
         padded = math.ceil(n / 16) * 16
         return padded // 2 + padded // 16 + 4

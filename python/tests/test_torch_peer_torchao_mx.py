@@ -4,7 +4,7 @@ torchao/prototype/mx_formats/mx_tensor.py): every ScaleCalculationMode torchao h
 dtype its to_mx takes (float8_e4m3fn, float8_e5m2, FP6 E2M3 and E3M2 as one uint8 code a
 value, FP4 E2M1 two a byte), scales and element codes compared bit for bit.
 
-mx_rule below writes out two rules: ours (README "MX block scaling") and torchao's as
+mx_rule below writes out two rules: ours (docs/design/block-formats.md) and torchao's as
 its source states it, which differs from ours in five places (docs/peers/torchao.md):
   1. FLOOR, CEIL, EVEN: a block with scale code 0 (2^-127) has its elements divided by
      2^-126 (scale_fp32 = torch.clamp(scale_fp32, min=F32_MIN_NORMAL));

@@ -122,7 +122,7 @@ bool matplotlib_available() {
 
 TEST(CliDemo, PlotWritesTheFigure) {
   if (!matplotlib_available()) GTEST_SKIP() << SOFTFLOAT_TEST_PYTHON " cannot import matplotlib";
-  // SVG, the README's figures; PNG goes through the same script and backend.
+  // SVG, the figures of docs/experiments.md; PNG goes through the same script and backend.
   const std::string figure = scratch_path("accumulation.svg");
   const CommandResult r = run_cli("demo accumulation --terms 100 --trials 1 --plot '" + figure + "'",
                                   "SOFTFLOAT_PYTHON='" SOFTFLOAT_TEST_PYTHON "'");

@@ -1,4 +1,4 @@
-// NaN payloads through every path, against README.md's rules ("Conventions where the
+// NaN payloads through every path, against docs/formats.md's rules ("Conventions where the
 // formats leave a choice"), written out here from the rules themselves:
 //   - a format with several NaN codes (IEEE style) keeps the sign, sets the quiet bit
 //     and keeps the top payload bits that fit: code = sign | exponent all ones | quiet |
@@ -55,7 +55,7 @@ std::vector<float> nan_inputs() {
   return x;
 }
 
-// README's rule for one NaN (sign, 23-bit payload) into `format`, or +0 / the one NaN code.
+// docs/formats.md's rule for one NaN (sign, 23-bit payload) into `format`, or +0 / the one NaN code.
 std::uint64_t expected_nan_code(bool negative, std::uint64_t payload, int payload_bits, const Format& f) {
   switch (f.specials) {
     case Specials::ieee: {

@@ -117,7 +117,7 @@ double loss_at(const TrainingRun& run, int step) {
 }
 
 TEST(Training, Bf16StallsWhileTheThreeFixesLearnOnAndFp32DoesNotStall) {
-  const TrainingConfig config;  // the defaults the command and the README use
+  const TrainingConfig config;  // the defaults the command and docs/experiments.md use
   const TrainingRun plain = train(config, WeightUpdate::plain);
   const TrainingRun fp32 = train(config, WeightUpdate::fp32);
   const int half = config.steps / 2;

@@ -2,7 +2,7 @@
 // a format with a custom bias, in every deterministic rounding mode. The first byte
 // picks the format and the mode; the rest is the text.
 //
-// The grammar, restated from softfloat/decimal.hpp and README.md and checked here
+// The grammar, restated from softfloat/decimal.hpp and docs/reference/cpp.md and checked here
 // independently of the parser (case-insensitive):
 //   number  := sign? (decimal | hex | "inf" | "infinity" | "nan")
 //   decimal := mantissa(0-9) ("e" sign? [0-9]+)?

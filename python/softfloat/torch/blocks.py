@@ -114,7 +114,7 @@ def mx_quantize(x, element, block_size=32, axis=-1, scale_rule="floor", rounding
 
     element     "mxfp8_e4m3", "mxfp8_e5m2", "mxfp6_e3m2", "mxfp6_e2m3", "mxfp4_e2m1", "mxint8".
     scale_rule  "floor" (OCP), "rceil" (cuBLAS, torchao RCEIL), "ceil" (torchao CEIL),
-                "even" (torchao EVEN); formulas in README.md.
+                "even" (torchao EVEN); formulas in docs/design/block-formats.md.
     rounding    the elements': nearest_even, nearest_away, nearest_zero, toward_zero or
                 stochastic (element i, counted in C order with `axis` last, draws
                 random_bits(seed, offset + i); seed None draws from torch's generator).

@@ -1,5 +1,5 @@
 // softfloat::experiments through the installed package: the vanishing-update numbers
-// the README quotes, worked out by hand. In bf16 (8 significant bits) 1 + 2^-8 is a tie
+// docs/experiments.md quotes, worked out by hand. In bf16 (8 significant bits) 1 + 2^-8 is a tie
 // that rounds to the even 1, so the smallest u with bf16(1 + u) != 1 is the next bf16
 // value above 2^-8, 2^-8 + 2^-15; and 0.001 vanishes: bf16(1 + bf16(0.001)) = 1.
 // Every experiment's header is included: each lives in its experiment's folder in the

@@ -11,7 +11,7 @@ Formats are any spec ("e4m3", "bf16", "e2m1", "e3m4:bias=5", ...), an MX element
 with their block scales (NVFP4 with its tensor amax too), whatever `scaling` says.
 Codes travel as uint8 bytes (gloo in torch 1.13 sends neither int16 nor bfloat16 and has
 no reduce_scatter); the payload sizes and the three algorithms are described in
-_codec.py and _algorithms.py, and in README.md ("Gradients on the wire").
+_codec.py and _algorithms.py, and in docs/reference/torch.md ("Gradients on the wire").
 """
 import torch
 import torch.distributed as dist
