@@ -160,6 +160,17 @@ void round_trip_bench(benchmark::State& state, Format f) {
   time_conversion(state, n, out, [&] { simd::round_trip(in.data(), n, out, f); });
 }
 
+// Fake quantization with stochastic rounding, the training path (gradients rounded
+// with a fresh draw per value).
+void round_trip_stochastic_bench(benchmark::State& state, Format f) {
+  const std::size_t n = std::size_t(state.range(0));
+  const std::vector<float>& in = inputs(n, f);
+  float* out = scratch<float>(0, n);
+  time_conversion(state, n, out, [&] {
+    simd::round_trip(in.data(), n, out, f, Rounding::stochastic, Overflow::standard, RandomStream{1, 0});
+  });
+}
+
 template <class Code>
 void quantize_then_dequantize_bench(benchmark::State& state, Format f) {
   const std::size_t n = std::size_t(state.range(0));
@@ -237,6 +248,8 @@ void register_format(const Named& named) {
     benchmark::RegisterBenchmark(("quantize/" + name).c_str(), quantize_bench<Code>, named.format)->Arg(n);
     benchmark::RegisterBenchmark(("dequantize/" + name).c_str(), dequantize_bench<Code>, named.format)->Arg(n);
     benchmark::RegisterBenchmark(("round_trip/" + name).c_str(), round_trip_bench, named.format)->Arg(n);
+    benchmark::RegisterBenchmark(("round_trip_stochastic/" + name).c_str(), round_trip_stochastic_bench, named.format)
+        ->Arg(n);
     benchmark::RegisterBenchmark(("quantize_then_dequantize/" + name).c_str(), quantize_then_dequantize_bench<Code>,
                                  named.format)->Arg(n);
     benchmark::RegisterBenchmark(("quantize_from_double/" + name).c_str(), quantize_double_bench<Code>, named.format)

@@ -8,9 +8,10 @@
 #   bash docs/performance/regenerate.sh NAME [--from-json]
 #
 # Needs a Release build in build/ with Google Benchmark and OpenBLAS (bash scripts/dev.sh
-# demo, then cmake --build build --target bench_small_calls bench_matmul). One thread;
-# medians of 3 repetitions. Run it on a quiet machine: other processes on the two cores
-# move the numbers.
+# demo, then cmake --build build --target bench_small_calls bench_matmul
+# bench_simd_conversion). One thread unless a table says otherwise; medians of 3
+# repetitions (5 out of cache). Run it on a quiet machine: other processes on the two
+# cores move the numbers.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/../.."
 name=${1:?usage: bash docs/performance/regenerate.sh NAME [--from-json]}
@@ -24,19 +25,26 @@ mkdir -p "$data"
 small_calls="${BUILD:-build}/bench/simd/bench_small_calls --benchmark_min_time=0.05 --benchmark_repetitions=3 --benchmark_report_aggregates_only=true"
 matvec="${BUILD:-build}/bench/matmul/bench_matmul --benchmark_filter='matvec.*threads:1/|sgemv.*threads:1' --benchmark_min_time=0.3 --benchmark_repetitions=3 --benchmark_report_aggregates_only=true"
 matvec_avx2="SOFTFLOAT_MAX_ISA=avx2 OPENBLAS_CORETYPE=Haswell $matvec"
+# Out of cache (2^26 values): the 8- and 16-bit formats' round trip and stochastic
+# rounding beside memcpy, on one thread and on the library's two.
+out_of_cache="${BUILD:-build}/bench/simd/bench_simd_conversion --benchmark_filter='^(memcpy_fp32|(round_trip|round_trip_stochastic|quantize_stochastic)/(fp16|bf16|e5m2|e4m3))/67108864\$' --benchmark_min_time=0.3 --benchmark_repetitions=5 --benchmark_report_aggregates_only=true"
+out_of_cache_threads="SOFTFLOAT_NUM_THREADS=2 $out_of_cache"
 
 if [[ ${2:-} != --from-json ]]; then
   bash -c "$small_calls --benchmark_format=json" >"$data/small_calls.json"
   bash -c "$matvec --benchmark_format=json" >"$data/matvec.json"
   bash -c "$matvec_avx2 --benchmark_format=json" >"$data/matvec_avx2.json"
+  bash -c "$out_of_cache --benchmark_format=json" >"$data/out_of_cache.json"
+  bash -c "$out_of_cache_threads --benchmark_format=json" >"$data/out_of_cache_threads.json"
 fi
 
 {
   echo "# $name"
   echo
   echo "Made by \`bash docs/performance/regenerate.sh $name\` from the JSON in \`data/$name/\`"
-  echo "(commit $(git rev-parse --short HEAD) when the page was written). One thread, medians of"
-  echo "3 repetitions; each ratio is to a baseline measured in the same process."
+  echo "(commit $(git rev-parse --short HEAD) when the page was written). One thread unless a table"
+  echo "says otherwise, medians of 3 repetitions (5 out of cache); each ratio is to a baseline"
+  echo "measured in the same process."
   echo
   "$python" scripts/bench_report.py "$data/small_calls.json" --baseline 'memcpy_fp32/{size}' \
     --title 'One call on 16 to 4096 values (time / memcpy of the same floats)' --command "$small_calls"
@@ -48,5 +56,11 @@ fi
   "$python" scripts/bench_report.py "$data/matvec_avx2.json" --speedup \
     --baseline 'openblas_sgemv_1x8192x8192/threads:1/real_time' \
     --title 'The same under SOFTFLOAT_MAX_ISA=avx2 and OpenBLAS Haswell kernels' --command "$matvec_avx2"
+  echo
+  "$python" scripts/bench_report.py "$data/out_of_cache.json" --baseline 'memcpy_fp32/{size}' \
+    --title 'Out of cache, 2^26 values, one thread (time / memcpy of the same floats)' --command "$out_of_cache"
+  echo
+  "$python" scripts/bench_report.py "$data/out_of_cache_threads.json" --baseline 'memcpy_fp32/{size}' \
+    --title 'Out of cache, 2^26 values, two threads (memcpy: one)' --command "$out_of_cache_threads"
 } >"$page"
 echo "wrote $page"

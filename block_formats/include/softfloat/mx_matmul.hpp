@@ -64,7 +64,7 @@
 //     avx512_vnni below (same scale range; tiles with blocks outside it take the exact
 //     loop). Named explicitly: a TDPBSSD one block deep does half its 64-deep work, and
 //     storing and rescaling the sums after every block costs as much again, so on the
-//     CPUs measured (README) it runs about as fast as avx512_vnni, which is preferred.
+//     CPUs measured (docs/design/block-formats.md) it runs about as fast as avx512_vnni, which is preferred.
 //   avx512_vnni: where the CPU has AVX512-VNNI (vpdpbusd) and both kinds are E2M1, E2M3
 //     or MXINT8: the elements are decoded to int8 once, each block's 32 products summed
 //     by 8 vpdpbusd per 16 outputs (A's int8 offset by 128 to be unsigned), then the
