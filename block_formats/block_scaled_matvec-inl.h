@@ -40,11 +40,7 @@ namespace softfloat::block_scaled_detail {
 namespace HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
 
-// matmul's fp32 accumulation vectors.
-using matmul_detail::HWY_NAMESPACE::DF;
-using matmul_detail::HWY_NAMESPACE::VF;
-using DU = hn::RebindToUnsigned<DF>;
-using VU = hn::Vec<DU>;
+// DF, VF, DU and VU (matmul's fp32 accumulation vectors): block_scales-inl.h's.
 using D1 = hn::CappedTag<float, 1>;
 
 // The E2M1 values of the 16 codes, by table lookup within a vector where one holds the

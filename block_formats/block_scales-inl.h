@@ -24,6 +24,7 @@ namespace softfloat::block_scaled_detail {
 namespace HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
 
+// matmul's fp32 accumulation vectors, which the kernels that include this file use too.
 using matmul_detail::HWY_NAMESPACE::DF;
 using matmul_detail::HWY_NAMESPACE::VF;
 using DU = hn::RebindToUnsigned<DF>;

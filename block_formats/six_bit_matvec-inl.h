@@ -43,10 +43,7 @@ namespace softfloat::block_scaled_detail {
 namespace HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
 
-using matmul_detail::HWY_NAMESPACE::DF;
-using matmul_detail::HWY_NAMESPACE::VF;
-using DU = hn::RebindToUnsigned<DF>;
-using VU = hn::Vec<DU>;
+// DF, VF, DU and VU (matmul's fp32 accumulation vectors): block_scales-inl.h's.
 
 // Whole 128-bit blocks of four lanes: the byte shuffle above needs them (x86 from SSSE3,
 // NEON); the scalar and emulated targets and scalable vectors (which cannot be struct
