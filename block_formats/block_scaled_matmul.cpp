@@ -1,7 +1,8 @@
 // Matrix multiply with block-scaled weights (softfloat/block_scaled_matmul.hpp): the
-// arguments, the scales decoded once per block of rows, and runtime dispatch of
-// block_scaled_matvec-inl.h for E2M1 elements; 6- and 8-bit elements decoded a block of
-// rows at a time and accumulated by matmul's fp32 chain (matmul/paths.hpp).
+// arguments, and a kernel per element width, each decoding in registers: E2M1 and the
+// 6-bit elements by runtime dispatch of block_scaled_matvec-inl.h, one-byte elements by
+// matmul's half rule with column scales (matmul/paths.hpp), or else a block of rows
+// decoded into cache and accumulated by matmul's fp32 chain.
 
 // Highway compiles this file once per target, re-including the kernel each time.
 #undef HWY_TARGET_INCLUDE
@@ -15,7 +16,6 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
-#include <limits>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -67,35 +67,18 @@ void check_weights(const char* function, const BlockScaledWeights& w) {
     refuse(function, "tensor_amax must be finite and not negative");
 }
 
-// The fp32 value of each scale code of the given kind: E8M0 2^(code - 127) (0 gives
-// 2^-127, an fp32 subnormal; 0xFF NaN), E4M3 its value (0x7F / 0xFF NaN). Made once per
-// process by scale_table(), not per call.
-struct ScaleTable {
-  float value[256];
-  explicit ScaleTable(WeightScaling scaling) {
-    if (scaling == WeightScaling::nvfp4) {
-      std::uint8_t codes[256];
-      for (int c = 0; c < 256; ++c) codes[c] = std::uint8_t(c);
-      simd::dequantize(codes, 256, value, E4M3::format);
-      return;
-    }
-    for (int c = 0; c < 255; ++c) value[c] = std::ldexp(1.0f, c - 127);
-    value[255] = std::numeric_limits<float>::quiet_NaN();
-  }
-};
-
-const ScaleTable& scale_table(WeightScaling scaling) {
-  static const ScaleTable e8m0(WeightScaling::mx), e4m3(WeightScaling::nvfp4);
-  return scaling == WeightScaling::nvfp4 ? e4m3 : e8m0;
+// The values of the first `count` codes of `format` (count <= 256), in code order.
+void code_values(const Format& format, int count, float* values) {
+  std::uint8_t codes[256];
+  for (int c = 0; c < count; ++c) codes[c] = std::uint8_t(c);
+  simd::dequantize(codes, std::size_t(count), values, format);
 }
 
 // The values of the 16 E2M1 codes, made once per process.
 const float* e2m1_values() {
   static const auto values = [] {
     std::array<float, 16> v{};
-    std::uint8_t codes[16];
-    for (int c = 0; c < 16; ++c) codes[c] = std::uint8_t(c);
-    simd::dequantize(codes, 16, v.data(), mx::element_format(mx::Element::fp4_e2m1));
+    code_values(mx::element_format(mx::Element::fp4_e2m1), 16, v.data());
     return v;
   }();
   return values.data();
@@ -129,9 +112,7 @@ void matvec_e2m1(const float* x, const BlockScaledWeights& w, float* y) {
 bool matvec_bytes_in_registers(const float* x, const BlockScaledWeights& w, float* y) {
   const Format format = mx::element_format(w.element);
   HWY_ALIGN float table[256];
-  std::uint8_t every_code[256];
-  for (int c = 0; c < 256; ++c) every_code[c] = std::uint8_t(c);
-  simd::dequantize(every_code, 256, table, format);
+  code_values(format, 256, table);
   matmul_detail::HalfByteDecode half;
   if (!matmul_detail::half_byte_decode_for(format, table, half)) return false;
   const std::size_t n = w.n, block = w.block_rows();
@@ -162,9 +143,7 @@ bool matvec_bytes_in_registers(const float* x, const BlockScaledWeights& w, floa
 void matvec_six_bit(const float* x, const BlockScaledWeights& w, float* y) {
   const Format format = mx::element_format(w.element);
   float values[64];
-  std::uint8_t every_code[64];
-  for (int c = 0; c < 64; ++c) every_code[c] = std::uint8_t(c);
-  simd::dequantize(every_code, 64, values, format);
+  code_values(format, 64, values);
   const std::size_t n = w.n, block = w.block_rows(), row_bytes = w.row_bytes();
   std::fill(y, y + n, 0.0f);
   for (std::size_t p0 = 0; p0 < w.k; p0 += block) {
@@ -175,14 +154,12 @@ void matvec_six_bit(const float* x, const BlockScaledWeights& w, float* y) {
   }
 }
 
-// One row of C for 6- and 8-bit elements: each block of rows decoded to fp32 (value
-// times scale, exact), then the same chain.
-void matvec_decoded(const float* x, const BlockScaledWeights& w, const ScaleTable& scales, float* y) {
+// One row of C for one-byte elements where matvec_bytes_in_registers declines: each
+// block of rows decoded to fp32 (value times scale, exact; an extreme scale's products
+// infinite, as the definition's), then the same chain.
+void matvec_decoded_bytes(const float* x, const BlockScaledWeights& w, float* y) {
   const std::size_t n = w.n, block = w.block_rows();
   const Format format = mx::element_format(w.element);
-  const bool packed = mx::element_bits(w.element) < 8;
-  if (!packed && matvec_bytes_in_registers(x, w, y)) return;
-  if (packed) return matvec_six_bit(x, w, y);
   std::fill(y, y + n, 0.0f);
   // A block of rows, at most 32 (none: 32 at a time too), decoded into cache.
   const std::size_t rows_per_pass = std::min<std::size_t>(std::min<std::size_t>(block, 32), w.k);
@@ -190,18 +167,24 @@ void matvec_decoded(const float* x, const BlockScaledWeights& w, const ScaleTabl
   for (std::size_t p0 = 0; p0 < w.k; p0 += rows_per_pass) {
     const std::size_t count = std::min(rows_per_pass, w.k - p0);
     if (w.scaling != WeightScaling::none)
-      for (std::size_t j = 0; j < n; ++j) scale_row[j] = scales.value[w.scales[p0 / block * n + j]];
+      HWY_DYNAMIC_DISPATCH(bsd::DecodeScaleRowInOrder)(w.scales.data() + p0 / block * n, n, false, scale_row.data());
     for (std::size_t r = 0; r < count; ++r) {
-      const std::uint8_t* codes = w.elements.data() + (p0 + r) * w.row_bytes();
       float* row = rows.data() + r * n;
-      if (packed)
-        simd::dequantize_packed(codes, w.row_bytes(), n, row, format);
-      else
-        simd::dequantize(codes, n, row, format);
+      simd::dequantize(w.elements.data() + (p0 + r) * w.row_bytes(), n, row, format);
       if (w.scaling != WeightScaling::none)
         for (std::size_t j = 0; j < n; ++j) row[j] *= scale_row[j];
     }
     matmul_detail::matvec_rows_fp32(x + p0, rows.data(), n, count, n, y);
+  }
+}
+
+// One row of C, by the element's kernel.
+void matvec(const float* x, const BlockScaledWeights& w, float* y) {
+  switch (mx::element_bits(w.element)) {
+    case 4: return matvec_e2m1(x, w, y);
+    case 6: return matvec_six_bit(x, w, y);
+    default:
+      if (!matvec_bytes_in_registers(x, w, y)) matvec_decoded_bytes(x, w, y);
   }
 }
 
@@ -229,14 +212,10 @@ void matmul(const float* A, const BlockScaledWeights& W, float* C, std::size_t m
   if (m > 0 && W.k > 0 && A == nullptr) refuse(kFunction, "A is null");
   if (m == 0 || W.n == 0) return;
   detail::ScopedDefaultFloatEnvironment environment;
-  const ScaleTable& scales = scale_table(W.scaling);
   const float g = W.tensor_amax * kOneOver2688;
   for (std::size_t i = 0; i < m; ++i) {
     float* y = C + i * W.n;
-    if (W.element == mx::Element::fp4_e2m1)
-      matvec_e2m1(A + i * W.k, W, y);
-    else
-      matvec_decoded(A + i * W.k, W, scales, y);
+    matvec(A + i * W.k, W, y);
     if (W.scaling == WeightScaling::nvfp4)
       for (std::size_t j = 0; j < W.n; ++j) y[j] *= g;
   }
