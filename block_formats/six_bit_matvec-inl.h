@@ -73,10 +73,12 @@ struct SixBitDecode {
   int mantissa_shift;  // 23 - M
 };
 
+// Built by aggregate initialisation: the implicit default constructor of a struct of
+// vectors carries no target attribute, and GCC refuses to inline the vectors'
+// constructors into it on NEON ("target specific option mismatch").
 HWY_INLINE SixBitDecode MakeSixBitDecode(int mantissa_bits, int bias, const float* magnitudes32) {
   const DF df;
   const DU du;
-  SixBitDecode d;
   HWY_ALIGN std::uint32_t index[HWY_MAX_BYTES / 4], down[HWY_MAX_BYTES / 4], up[HWY_MAX_BYTES / 4];
   for (std::size_t l = 0; l < hn::Lanes(du); ++l) {
     const std::uint32_t block = std::uint32_t(l / 4), group_byte = 3 * block;  // bytes within the block
@@ -86,21 +88,23 @@ HWY_INLINE SixBitDecode MakeSixBitDecode(int mantissa_bits, int bias, const floa
     down[l] = 6 * std::uint32_t(l % 4);
     up[l] = 26 - 6 * std::uint32_t(l % 4);
   }
-  d.byte_index = hn::Load(du, index);
-  d.shift_down = hn::Load(du, down);
-  d.sign_up = hn::Load(du, up);
 #if SOFTFLOAT_SIX_BIT_TWO_TABLES
-  d.low_table = hn::LoadU(df, magnitudes32);
-  d.high_table = hn::LoadU(df, magnitudes32 + 16);
+  const VF low_table = hn::LoadU(df, magnitudes32), high_table = hn::LoadU(df, magnitudes32 + 16);
 #else
   static_cast<void>(magnitudes32);
-  d.low_table = d.high_table = hn::Zero(df);
+  const VF low_table = hn::Zero(df), high_table = hn::Zero(df);
 #endif
-  d.normal_offset = hn::Set(du, std::uint32_t(127 - bias) << 23);
-  d.subnormal_scale = hn::Set(df, float(1.0 / double(std::uint64_t{1} << (bias + mantissa_bits - 1))));
-  d.first_normal = hn::Set(du, std::uint32_t{1} << mantissa_bits);
-  d.mantissa_shift = 23 - mantissa_bits;
-  return d;
+  return SixBitDecode{
+      hn::Load(du, index),
+      hn::Load(du, down),
+      hn::Load(du, up),
+      low_table,
+      high_table,
+      hn::Set(du, std::uint32_t(127 - bias) << 23),
+      hn::Set(df, float(1.0 / double(std::uint64_t{1} << (bias + mantissa_bits - 1)))),
+      hn::Set(du, std::uint32_t{1} << mantissa_bits),
+      23 - mantissa_bits,
+  };
 }
 
 // The values of columns c .. c + L - 1 of a row whose codes for them start at `bytes`

@@ -27,6 +27,13 @@ option(SOFTFLOAT_WERROR "Treat warnings in the project's own code as errors" ON)
 
 add_library(softfloat_project_options INTERFACE)
 target_compile_options(softfloat_project_options INTERFACE -Wall -Wextra $<$<BOOL:${SOFTFLOAT_WERROR}>:-Werror>)
+# Every rounding the code writes happens: a * b + c is two roundings, never one fused
+# multiply-add the compiler chose. GCC contracts by default in C++ even under -std=c++20
+# (clang within a statement), and wherever FMA is in the baseline (aarch64, an x86
+# function compiled for AVX2) it would. Worked value: fl(fl(a * s) + c) with
+# a = s = 1 + 2^-23 and c = -(1 + 2^-22) is +0, the fused form 2^-46
+# (verify/matmul/semantics_test.cpp, EpilogueRoundsProductsThenSum, under qemu).
+target_compile_options(softfloat_project_options INTERFACE -ffp-contract=off)
 if(SOFTFLOAT_SANITIZE OR SOFTFLOAT_FUZZ)
   set(sanitizer_flags -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer)
 elseif(SOFTFLOAT_TSAN)

@@ -287,7 +287,7 @@ aarch64_phase() {
   local status=0 suite
   qemu-aarch64 -L /usr/aarch64-linux-gnu build-aarch64/cli/softfloat formats >/dev/null || status=1
   echo "Not run under qemu (scripts/dev.sh): the tests labelled threads or native_only, and ${aarch64_not_under_qemu}"
-  for suite in unit conversion simd; do
+  for suite in unit conversion simd matmul mx; do
     GTEST_FILTER="-${aarch64_not_under_qemu}" ctest --test-dir "build-aarch64/verify/$suite" \
       --output-on-failure -j"$jobs" -LE 'threads|native_only' || status=1
   done
