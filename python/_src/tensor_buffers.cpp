@@ -8,9 +8,9 @@
 #include <stdexcept>
 #include <string>
 
-#include "python/array_access.hpp"
-#include "python/bindings.hpp"
-#include "python/conversion_paths.hpp"
+#include "python/_src/array_access.hpp"
+#include "python/_src/bindings.hpp"
+#include "python/_src/conversion_paths.hpp"
 #include "runtime/memory_checks.hpp"
 #include "softfloat/format_spec.hpp"
 

@@ -1,5 +1,5 @@
 // Checking and converting NumPy arrays (array_access.hpp).
-#include "python/array_access.hpp"
+#include "python/_src/array_access.hpp"
 
 #include <string>
 

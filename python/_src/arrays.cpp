@@ -7,12 +7,12 @@
 #include <string>
 #include <vector>
 
-#include "python/array_access.hpp"
-#include "python/bindings.hpp"
-#include "python/code_packing.hpp"
-#include "python/conversion_paths.hpp"
-#include "python/conversion_options.hpp"
-#include "python/scalar_path.hpp"
+#include "python/_src/array_access.hpp"
+#include "python/_src/bindings.hpp"
+#include "python/_src/code_packing.hpp"
+#include "python/_src/conversion_paths.hpp"
+#include "python/_src/conversion_options.hpp"
+#include "python/_src/scalar_path.hpp"
 #include "softfloat/format_spec.hpp"
 #include "softfloat/simd.hpp"
 

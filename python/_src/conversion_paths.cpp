@@ -5,7 +5,7 @@
 // simd::quantize to nearest even; float64 is rounded straight from the double. Formats
 // wider than 32 bits, and results whose values the vector path would round through
 // float32 first, take the value-by-value definition (scalar_path.hpp).
-#include "python/conversion_paths.hpp"
+#include "python/_src/conversion_paths.hpp"
 
 #include <algorithm>
 #include <cstdint>
@@ -14,7 +14,7 @@
 
 #include <pybind11/pybind11.h>
 
-#include "python/scalar_path.hpp"
+#include "python/_src/scalar_path.hpp"
 #include "softfloat/escape.hpp"
 #include "softfloat/format_spec.hpp"
 #include "softfloat/named_formats.hpp"

@@ -3,7 +3,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "python/bindings.hpp"
+#include "python/_src/bindings.hpp"
 #include "softfloat/cost/all_reduce.hpp"
 
 namespace softfloat::python {

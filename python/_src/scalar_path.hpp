@@ -12,7 +12,7 @@
 #include <cstdint>
 #include <type_traits>
 
-#include "python/conversion_options.hpp"
+#include "python/_src/conversion_options.hpp"
 #include "softfloat/exact_value.hpp"
 #include "softfloat/round_to_format.hpp"
 

@@ -14,9 +14,9 @@
 #include <string>
 #include <vector>
 
-#include "python/array_access.hpp"
-#include "python/bindings.hpp"
-#include "python/conversion_options.hpp"
+#include "python/_src/array_access.hpp"
+#include "python/_src/bindings.hpp"
+#include "python/_src/conversion_options.hpp"
 #include "softfloat/escape.hpp"
 #include "softfloat/mx.hpp"
 #include "softfloat/nvfp4.hpp"

@@ -1,5 +1,5 @@
 // Reading the conversion options of the Python functions (conversion_options.hpp).
-#include "python/conversion_options.hpp"
+#include "python/_src/conversion_options.hpp"
 
 #include <cstring>
 #include <stdexcept>

@@ -6,9 +6,9 @@
 #include <string>
 #include <vector>
 
-#include "python/bindings.hpp"
-#include "python/conversion_options.hpp"
-#include "python/scalar_path.hpp"
+#include "python/_src/bindings.hpp"
+#include "python/_src/conversion_options.hpp"
+#include "python/_src/scalar_path.hpp"
 #include "softfloat/format_spec.hpp"
 #include "softfloat/rounding.hpp"
 

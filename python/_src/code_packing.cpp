@@ -1,5 +1,5 @@
 // Packing rounded codes through a carrier format (code_packing.hpp).
-#include "python/code_packing.hpp"
+#include "python/_src/code_packing.hpp"
 
 #include <algorithm>
 #include <stdexcept>

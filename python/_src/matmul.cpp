@@ -6,10 +6,10 @@
 #include <string>
 #include <tuple>
 
-#include "python/array_access.hpp"
-#include "python/bindings.hpp"
-#include "python/conversion_options.hpp"
-#include "python/conversion_paths.hpp"
+#include "python/_src/array_access.hpp"
+#include "python/_src/bindings.hpp"
+#include "python/_src/conversion_options.hpp"
+#include "python/_src/conversion_paths.hpp"
 #include "softfloat/escape.hpp"
 #include "softfloat/format_spec.hpp"
 #include "softfloat/matmul.hpp"

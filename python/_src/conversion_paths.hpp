@@ -11,7 +11,7 @@
 #include <cstddef>
 #include <string>
 
-#include "python/conversion_options.hpp"
+#include "python/_src/conversion_options.hpp"
 #include "softfloat/format.hpp"
 
 namespace softfloat::python {

@@ -6,8 +6,8 @@
 #include <stdexcept>
 #include <string>
 
-#include "python/array_access.hpp"
-#include "python/bindings.hpp"
+#include "python/_src/array_access.hpp"
+#include "python/_src/bindings.hpp"
 #include "softfloat/escape.hpp"
 #include "softfloat/mx_matmul.hpp"
 

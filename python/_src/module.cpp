@@ -3,7 +3,7 @@
 // library (softfloat/simd.hpp, mx.hpp, matmul.hpp). The package softfloat
 // (python/softfloat/__init__.py) re-exports its names. Each part registers its
 // functions (bindings.hpp); this file adds the docstring, version and thread setting.
-#include "python/bindings.hpp"
+#include "python/_src/bindings.hpp"
 #include "softfloat/threads.hpp"
 
 PYBIND11_MODULE(_core, module) {
