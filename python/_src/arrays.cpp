@@ -1,18 +1,18 @@
 // softfloat.round_trip / quantize / dequantize over NumPy arrays, the packing helpers,
 // and the scalar reference path. The arrays' memory goes to the buffer conversions of
-// conversion_paths.hpp, which the torch layer shares: float32 through the library's
+// buffer_conversions.hpp, which the torch layer shares: float32 through the library's
 // vectorised array functions, float64 rounded once straight from the double, formats
-// wider than 32 bits value by value (scalar_path.hpp).
+// wider than 32 bits value by value (scalar_conversions.hpp).
 #include <algorithm>
 #include <string>
 #include <vector>
 
 #include "python/_src/array_access.hpp"
 #include "python/_src/bindings.hpp"
+#include "python/_src/buffer_conversions.hpp"
 #include "python/_src/code_packing.hpp"
-#include "python/_src/conversion_paths.hpp"
 #include "python/_src/conversion_options.hpp"
-#include "python/_src/scalar_path.hpp"
+#include "python/_src/scalar_conversions.hpp"
 #include "softfloat/format_spec.hpp"
 #include "softfloat/simd.hpp"
 

@@ -8,7 +8,7 @@
 
 #include "python/_src/bindings.hpp"
 #include "python/_src/conversion_options.hpp"
-#include "python/_src/scalar_path.hpp"
+#include "python/_src/scalar_conversions.hpp"
 #include "softfloat/format_spec.hpp"
 #include "softfloat/rounding.hpp"
 

@@ -8,8 +8,8 @@
 
 #include "python/_src/array_access.hpp"
 #include "python/_src/bindings.hpp"
+#include "python/_src/buffer_conversions.hpp"
 #include "python/_src/conversion_options.hpp"
-#include "python/_src/conversion_paths.hpp"
 #include "softfloat/escape.hpp"
 #include "softfloat/format_spec.hpp"
 #include "softfloat/matmul.hpp"

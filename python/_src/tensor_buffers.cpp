@@ -1,5 +1,5 @@
 // The buffer entry points of the torch layer (softfloat/torch/): the conversions of
-// conversion_paths.hpp on memory that Python hands over by address, so that a
+// buffer_conversions.hpp on memory that Python hands over by address, so that a
 // contiguous CPU tensor is read in place and its result written straight into the
 // tensor allocated for it, with no NumPy array, no copy and no compilation at import.
 // They are private (underscored): softfloat.torch checks dtype, device, contiguity and
@@ -10,7 +10,7 @@
 
 #include "python/_src/array_access.hpp"
 #include "python/_src/bindings.hpp"
-#include "python/_src/conversion_paths.hpp"
+#include "python/_src/buffer_conversions.hpp"
 #include "runtime/memory_checks.hpp"
 #include "softfloat/format_spec.hpp"
 

@@ -1,11 +1,11 @@
-// The buffer conversions of conversion_paths.hpp. float32 goes straight through the
+// The buffer conversions of buffer_conversions.hpp. float32 goes straight through the
 // library's vectorised array functions (softfloat/simd.hpp); float16 and bfloat16 are
 // widened to float32 exactly (simd::dequantize with FP16 / BF16, F16C and AVX512-BF16
 // where the CPU has them) in pieces that stay in cache, and written back by
 // simd::quantize to nearest even; float64 is rounded straight from the double. Formats
 // wider than 32 bits, and results whose values the vector path would round through
-// float32 first, take the value-by-value definition (scalar_path.hpp).
-#include "python/_src/conversion_paths.hpp"
+// float32 first, take the value-by-value definition (scalar_conversions.hpp).
+#include "python/_src/buffer_conversions.hpp"
 
 #include <algorithm>
 #include <cstdint>
@@ -14,7 +14,7 @@
 
 #include <pybind11/pybind11.h>
 
-#include "python/_src/scalar_path.hpp"
+#include "python/_src/scalar_conversions.hpp"
 #include "softfloat/escape.hpp"
 #include "softfloat/format_spec.hpp"
 #include "softfloat/named_formats.hpp"
@@ -56,7 +56,7 @@ void with_code_bytes(int bytes, Body&& body) {
     case 2: body(static_cast<std::uint16_t*>(nullptr)); break;
     case 4: body(static_cast<std::uint32_t*>(nullptr)); break;
     case 8: body(static_cast<std::uint64_t*>(nullptr)); break;
-    default: throw std::logic_error("conversion_paths: codes of " + std::to_string(bytes) + " bytes");
+    default: throw std::logic_error("buffer_conversions: codes of " + std::to_string(bytes) + " bytes");
   }
 }
 

@@ -1,6 +1,8 @@
 // The conversions behind every Python entry point, on raw contiguous buffers: NumPy
 // arrays (arrays.cpp) and torch tensors (tensor_buffers.cpp) hand their memory here,
-// so both modules round the same way through the same code. Values come as float32,
+// so both modules round the same way through the same code. Each call chooses its
+// route by value type and format: the library's vectorised array functions, or the
+// value-by-value definition (scalar_conversions.hpp) where they do not apply. Values come as float32,
 // float64, float16 or bfloat16; codes as unsigned integers of 1, 2, 4 or 8 bytes. Each
 // value is decoded exactly and rounded once into the format; a result written as
 // float16 or bfloat16 is the format's value rounded to nearest even into that type (a

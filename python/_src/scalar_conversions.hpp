@@ -4,7 +4,9 @@
 // exposes it as softfloat._scalar_quantize / _scalar_dequantize so that tests compare the
 // vectorised path with it bit for bit, and uses it itself where no array function
 // applies: formats wider than 32 bits, and float64 results of formats whose values
-// float32 cannot hold.
+// float32 cannot hold. A header of its own, apart from buffer_conversions.hpp, because
+// formats.cpp (a format's values) and arrays.cpp (_scalar_quantize / _scalar_dequantize)
+// call it directly, not through the buffers.
 #pragma once
 
 #include <bit>
