@@ -25,8 +25,8 @@
 #                                 command run; and package_debian, run in 1: the .debs of
 #                                 build/ built by cpack, unpacked and used.)
 #                              5. the aarch64 cross build in build-aarch64/ and the unit,
-#                                 conversion and SIMD suites under qemu-user (one phase,
-#                                 the build included, minutes)
+#                                 conversion, SIMD, matmul and block-format suites under
+#                                 qemu-user (one phase, the build included, minutes)
 #                              6. the fuzz targets (verify/fuzz/), built with clang, ASan and
 #                                 UBSan in build-fuzz/, each run for 30 s from a fixed seed
 #                              7. the Python package as a user installs it: `pip install .`
@@ -217,7 +217,7 @@ build_demo() {
 # verify/simd/CMakeLists.txt.)
 build_sanitize() { configure_and_build sanitize; }
 
-# ThreadSanitizer over the tests labelled "threads" (verify/threads/, the threaded cases
+# ThreadSanitizer over the tests labelled "threads" (verify/runtime/, the threaded cases
 # of other suites, the Python threads test): the build preset "tsan" builds only the
 # target softfloat_threads_tests, so that the phase takes minutes. Of the x86 Highway
 # targets it compiles AVX2, and AVX3 where the CPU has AVX-512, with the scalar
@@ -259,8 +259,9 @@ build_fuzz() { configure_and_build fuzz; }
 
 # The aarch64 cross build in build-aarch64/ (preset "aarch64":
 # cmake/toolchains/aarch64-linux-gnu.cmake, Debian's g++-aarch64-linux-gnu and the arm64
-# multiarch libraries), and the unit, conversion and SIMD suites run under qemu-user
-# (the toolchain's CMAKE_CROSSCOMPILING_EMULATOR). Only the command and those suites are
+# multiarch libraries), and the unit, conversion, SIMD, matmul and block-format suites
+# (verify/unit/, ..., verify/block_formats/) run under qemu-user (the toolchain's
+# CMAKE_CROSSCOMPILING_EMULATOR). Only the command and those suites are
 # built (build preset: targets softfloat_cli and softfloat_core_suites): no Python
 # module, benchmarks or exhaustive sweeps (hours under emulation; the suites built keep
 # their strides, shorter under the emulator). Of the Highway targets it compiles NEON
@@ -287,7 +288,7 @@ aarch64_phase() {
   local status=0 suite
   qemu-aarch64 -L /usr/aarch64-linux-gnu build-aarch64/cli/softfloat formats >/dev/null || status=1
   echo "Not run under qemu (scripts/dev.sh): the tests labelled threads or native_only, and ${aarch64_not_under_qemu}"
-  for suite in unit conversion simd matmul mx; do
+  for suite in unit conversion simd matmul block_formats; do
     GTEST_FILTER="-${aarch64_not_under_qemu}" ctest --test-dir "build-aarch64/verify/$suite" \
       --output-on-failure -j"$jobs" -LE 'threads|native_only' || status=1
   done

@@ -18,7 +18,7 @@
 
 #include "softfloat/softfloat.hpp"
 #include "softfloat/verify/mpfr_reference.hpp"
-#include "verify/mx/mx_test_support.hpp"
+#include "verify/block_formats/mx_test_support.hpp"
 #include "verify/simd/every_target.hpp"
 
 namespace softfloat {

@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "softfloat/softfloat.hpp"
-#include "verify/mx/mx_test_support.hpp"
+#include "verify/block_formats/mx_test_support.hpp"
 
 namespace softfloat {
 namespace {

@@ -23,7 +23,7 @@
 #endif
 
 #include "softfloat/softfloat.hpp"
-#include "verify/mx/mx_test_support.hpp"
+#include "verify/block_formats/mx_test_support.hpp"
 #include "verify/simd/every_target.hpp"
 
 namespace softfloat {

@@ -13,7 +13,7 @@
 #include <thread>
 #include <vector>
 
-#include "verify/threads/threads_test_support.hpp"
+#include "verify/runtime/threads_test_support.hpp"
 
 namespace softfloat::threads_test {
 namespace {
