@@ -25,7 +25,7 @@
 #include "block_formats/mx_scale.hpp"
 #include "runtime/float_environment.hpp"
 #include "runtime/parallel.hpp"
-#include "simd/array_paths.hpp"
+#include "simd/prepared_conversions.hpp"
 #include "simd/stream_store.hpp"
 #include "softfloat/mx.hpp"
 #include "softfloat/simd.hpp"

@@ -20,7 +20,7 @@
 #include "block_formats/mx_kernels.hpp"
 #include "runtime/float_environment.hpp"
 #include "runtime/memory_checks.hpp"
-#include "simd/array_paths.hpp"
+#include "simd/prepared_conversions.hpp"
 #include "softfloat/arithmetic.hpp"
 #include "softfloat/named_formats.hpp"
 #include "softfloat/round_to_format.hpp"
@@ -222,7 +222,7 @@ void quantize(const float* in, std::size_t n, std::uint8_t* elements, std::size_
   alignas(64) float scaled[kChunk];
   float block_values[kChunkBlocks];
   std::uint8_t* chunk_scales = nullptr;
-  // The conversions of every chunk, prepared once (simd/array_paths.hpp).
+  // The conversions of every chunk, prepared once (simd/prepared_conversions.hpp).
   const sd::PreparedQuantize scale_rounding(E4M3::format, Rounding::nearest_even, Overflow::saturate);
   const sd::PreparedDequantize scale_decoding(E4M3::format);
   const sd::PreparedQuantize element_rounding(E2M1::format, rounding, Overflow::saturate);

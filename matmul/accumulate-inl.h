@@ -46,7 +46,9 @@
 
 #include "hwy/highway.h"
 #include "simd/array_constants.hpp"
-#include "simd/quantize-inl.h"
+#include "simd/dequantize_round_trip-inl.h"
+#include "simd/quantize_doubles-inl.h"
+#include "simd/quantize_floats-inl.h"
 
 HWY_BEFORE_NAMESPACE();
 namespace softfloat::matmul_detail {

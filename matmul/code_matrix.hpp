@@ -9,7 +9,7 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "simd/array_paths.hpp"
+#include "simd/prepared_conversions.hpp"
 #include "softfloat/format.hpp"
 #include "softfloat/matmul.hpp"
 

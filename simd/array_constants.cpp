@@ -1,5 +1,6 @@
 // Derives the constants of the generic vector conversions from a runtime Format (see
-// array_constants.hpp for what each one means and quantize-inl.h for the algorithm).
+// array_constants.hpp for what each one means and the kernel headers simd/*-inl.h for
+// the algorithm).
 #include "simd/array_constants.hpp"
 
 #include <algorithm>
@@ -116,7 +117,7 @@ QuantizeConstants derive_quantize_constants(const Format& f, Rounding mode, Over
   c.exponent_floor = std::uint32_t(std::max(emin + 127, 1));
   c.code_exponent_offset = std::uint32_t(f.bias - 128);
 
-  // Rounding increments (derivation in quantize-inl.h): mask = 2^shift - 1, so
+  // Rounding increments (derivation in quantize_floats-inl.h): mask = 2^shift - 1, so
   // mask >> 1 = half - 1 and ties-to-even adds the kept value's last bit on top.
   c.increment_shift = 1;
   switch (mode) {
@@ -147,7 +148,7 @@ QuantizeConstants derive_quantize_constants(const Format& f, Rounding mode, Over
     case Rounding::odd: c.sticky_to_lsb = 1; break;
     case Rounding::stochastic:
     case Rounding::stochastic_equal:
-      // The increment is replaced by a random decision (quantize-inl.h).
+      // The increment is replaced by a random decision (quantize_floats-inl.h).
       c.stochastic = mode == Rounding::stochastic ? 1 : 2;
       break;
   }
@@ -179,7 +180,7 @@ QuantizeConstants derive_quantize_constants(const Format& f, Rounding mode, Over
   c.overflow_negative = std::uint32_t(round_to_format(past_the_top(f, true), f, mode, policy));
   // Fast path (nearest even, every lane normal): H = 2^(shift - 1) - 1 is half a quantum
   // less one, and ((bias - 127) << 23) moves the fp32 exponent field to the code's
-  // biased exponent once shifted right (see quantize-inl.h). With M = 0 a tie rounds
+  // biased exponent once shifted right (see quantize_floats-inl.h). With M = 0 a tie rounds
   // up (round_to_format's kept value is the implicit bit, odd), so H + 1 is added.
   const bool nearest = mode == Rounding::nearest_even;
   c.fast_low = c.exponent_floor << 23;
@@ -283,7 +284,7 @@ DequantizeConstants derive_dequantize_constants(const Format& f) {
 // takes two (NVFP4: E2M1 elements and E4M3 scales, each quantized and dequantized),
 // and a cache of one would derive both again on every call. (Internal inner loops hold
 // their own set in a PreparedQuantize / PreparedDequantize instead,
-// simd/array_paths.hpp.)
+// simd/prepared_conversions.hpp.)
 constexpr std::size_t kRememberedSets = 4;
 
 struct QuantizeKey {

@@ -1,4 +1,5 @@
-// The constants that drive the one generic vector algorithm of simd/quantize-inl.h.
+// The constants that drive the one generic vector algorithm of the kernel headers
+// simd/quantize_floats-inl.h, quantize_doubles-inl.h and dequantize_round_trip-inl.h.
 // They are computed once per call from a runtime Format, Rounding and Overflow, so
 // the per-target code has no template parameter per format or mode: every bit
 // pattern, shift and threshold it needs is a number in these structs.
@@ -12,7 +13,7 @@
 
 namespace softfloat::simd::detail {
 
-// float -> code. Names follow the derivation in quantize-inl.h: for |x| with float
+// float -> code. Names follow the derivation in quantize_floats-inl.h: for |x| with float
 // exponent field fe and significand sig (implicit bit included), the lane works in
 // the binade E = max(fe, exponent_floor) and keeps
 //   kept = round(sig >> shift),  shift = min(E - max(fe, 1) + mantissa_shift, 31)
@@ -37,7 +38,7 @@ struct QuantizeConstants {
   // fast_abs_mask (all ones for unsigned formats, so that negative lanes fail). There
   // the shift is the same for every lane and the code magnitude is
   // (t + ((t >> mantissa_shift) & fast_lsb_mask) + fast_add) >> mantissa_shift
-  // (derivation in quantize-inl.h). fast_lsb_mask is 1 (ties to even) for M >= 1; for
+  // (derivation in quantize_floats-inl.h). fast_lsb_mask is 1 (ties to even) for M >= 1; for
   // M = 0 the kept value is the implicit bit, always odd, so a tie rounds up: the mask
   // is 0 and fast_add holds the extra 1. fast_span = 0 turns the fast path off.
   std::uint32_t fast_low;
@@ -139,8 +140,8 @@ bool quantize_supported(const Format& format, Rounding mode = Rounding::nearest_
 bool dequantize_supported(const Format& format);
 
 // Whether quantize from double may round each double to odd into a float first and
-// then take the float algorithm (quantize-inl.h, QuantizeDoublesAny): the result is the
-// double's own rounding when fp32 has at least two more bits than the format at every
+// then take the float algorithm (quantize_doubles-inl.h, QuantizeDoublesAny): the
+// result is the double's own rounding when fp32 has at least two more bits than the format at every
 // magnitude of its range, for every deterministic direction; stochastic rounding, which
 // reads the discarded bits themselves, keeps the scalar loop.
 bool double_input_via_float(const Format& format, Rounding mode);

@@ -1,6 +1,6 @@
 // F16C and AVX512-BF16 conversions (see hardware_shortcuts.hpp). vcvtps2ph takes its
-// rounding from the immediate, and the caller (quantize.cpp) runs it with MXCSR's DAZ
-// cleared, so subnormal inputs round correctly; its NaN result is quiet with the sign
+// rounding from the immediate, and the caller (array_conversions.cpp) runs it with
+// MXCSR's DAZ cleared, so subnormal inputs round correctly; its NaN result is quiet with the sign
 // and top payload bits kept, which is round_to_format()'s NaN rule. vcvtneps2bf16
 // always flushes subnormal inputs to zero and promises nothing of NaN payloads, so a
 // block holding such a lane is converted by the generic algorithm instead: no rounding

@@ -27,7 +27,8 @@ void float_from_fp16_f16c(const std::uint16_t* in, std::size_t n, float* out);
 void bf16_from_float_avx512bf16(const float* in, std::size_t n, std::uint16_t* out);
 
 // float -> bf16 (nearest even, standard overflow) by the dispatched generic algorithm,
-// under the default float environment whatever the caller's (defined in quantize.cpp).
+// under the default float environment whatever the caller's (defined in
+// array_conversions.cpp).
 void bf16_from_float_generic(const float* in, std::size_t n, std::uint16_t* out);
 
 }  // namespace softfloat::simd::detail

@@ -24,7 +24,7 @@
 
 #include "runtime/memory_checks.hpp"
 #include "runtime/parallel.hpp"
-#include "simd/array_paths.hpp"
+#include "simd/prepared_conversions.hpp"
 #include "softfloat/format_spec.hpp"
 #include "softfloat/simd.hpp"
 

@@ -14,8 +14,8 @@ namespace softfloat::simd::detail {
 // of 2, 8, 16 and 32 KiB). A prefetch never faults, so addresses past the end are fine;
 // the address is formed as an integer so that no pointer points outside its array.
 // Plain code (__builtin_prefetch is one instruction, or nothing, on every target), so
-// that the per-target loops of quantize-inl.h and mx-inl.h and the hardware shortcuts
-// share it. Always inlined: an out-of-line call from a vector loop would spill every
+// that the per-target loops of quantize_floats-inl.h, quantize_doubles-inl.h,
+// dequantize_round_trip-inl.h and mx-inl.h and the hardware shortcuts share it. Always inlined: an out-of-line call from a vector loop would spill every
 // vector register holding the loop's constants (the call clobbers them all), which
 // cost quantize a third of its speed.
 inline constexpr std::uintptr_t kPrefetchBytes = 8192;

@@ -1,6 +1,6 @@
 // Plain or non-temporal ("streaming") stores of floats, for the per-target loops that
-// write float arrays (quantize-inl.h: round_trip and dequantize; mx-inl.h: MX
-// dequantize). A plain store to a line that is not cached first reads the line (read
+// write float arrays (dequantize_round_trip-inl.h: round_trip and dequantize;
+// mx-inl.h: MX dequantize). A plain store to a line that is not cached first reads the line (read
 // for ownership), so writing n floats beyond the cache moves 8n bytes over the memory
 // bus; a streaming store writes the line without reading it, as memcpy does for large
 // copies. When to stream: simd/stream_store.hpp.

@@ -17,7 +17,7 @@
 #include <vector>
 
 #include "bench/common/bench_support.hpp"
-#include "simd/array_paths.hpp"
+#include "simd/conversion_test_hooks.hpp"
 #include "simd/hardware_shortcuts.hpp"
 #include "bench/common/cpu_context.hpp"
 #include "softfloat/softfloat.hpp"

@@ -14,7 +14,7 @@
 #include <string>
 #include <vector>
 
-#include "simd/array_paths.hpp"
+#include "softfloat/simd.hpp"
 #include "verify/common/rounding_modes.hpp"
 #include "verify/conversion/conversion_test_support.hpp"
 #include "verify/simd/every_target.hpp"

@@ -10,7 +10,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "simd/array_paths.hpp"
+#include "simd/conversion_test_hooks.hpp"
 #include "softfloat/simd.hpp"
 
 namespace softfloat::verify {

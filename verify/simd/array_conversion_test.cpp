@@ -22,7 +22,7 @@
 #include <immintrin.h>
 #endif
 
-#include "simd/array_paths.hpp"
+#include "simd/conversion_test_hooks.hpp"
 #include "verify/common/format_lists.hpp"
 #include "verify/common/format_test_names.hpp"
 #include "verify/common/mismatch_log.hpp"

@@ -25,7 +25,7 @@
 #include <thread>
 #include <vector>
 
-#include "simd/array_paths.hpp"
+#include "simd/conversion_test_hooks.hpp"
 #include "softfloat/softfloat.hpp"
 #include "verify/common/rounding_modes.hpp"
 

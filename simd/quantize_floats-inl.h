@@ -1,17 +1,20 @@
-// The per-target array conversions float <-> code: one generic algorithm written once
-// with Highway ops and compiled for every target by foreach_target.h (quantize.cpp).
-// Everything that depends on the format, the rounding direction or the overflow
-// policy arrives as numbers in QuantizeConstants / DequantizeConstants, so the
-// compiled code is the same for every format. Integer arithmetic but for three float
-// operations: dequantize converts a subnormal's integer significand (below 2^23, so
-// exactly) to float, the middle path of quantize (QuantizeMiddle) adds
-// 2^(emin - M + 23) to |x| so that the FPU rounds the format's subnormal lanes to
-// nearest even, and double input is demoted to float and promoted back on its way to
-// a float rounded to odd (DoublesRoundedToOdd). The addition and the demotion depend
-// on the FPU's rounding mode and on flush-to-zero / denormals-are-zero, so every call
-// pins the environment first (quantize.cpp,
-// ScopedDefaultFloatEnvironment: round to nearest, no FTZ or DAZ) and restores the
-// caller's; a test runs every target under the other modes with FTZ and DAZ set.
+// The per-target conversion float -> code (quantize), one of the three kernel headers
+// of the array conversions with quantize_doubles-inl.h (double -> code through a float
+// rounded to odd) and dequantize_round_trip-inl.h (code -> float, and the fused round
+// trip). One generic algorithm written once with Highway ops and compiled for every
+// target: everything that depends on the format, the rounding direction or the
+// overflow policy arrives as numbers in QuantizeConstants / DequantizeConstants
+// (array_constants.hpp), so the compiled code is the same for every format. Integer
+// arithmetic but for three float operations: dequantize converts a subnormal's integer
+// significand (below 2^23, so exactly) to float, the middle path of quantize
+// (QuantizeMiddle, here) adds 2^(emin - M + 23) to |x| so that the FPU rounds the
+// format's subnormal lanes to nearest even, and double input is demoted to float and
+// promoted back on its way to a float rounded to odd (DoublesRoundedToOdd). The
+// addition and the demotion depend on the FPU's rounding mode and on flush-to-zero /
+// denormals-are-zero, so every call pins the environment first (conversion_drivers.hpp
+// and array_conversions.cpp, ScopedDefaultFloatEnvironment: round to nearest, no FTZ or
+// DAZ) and restores the caller's; a test runs every target under the other modes with
+// FTZ and DAZ set.
 //
 // Quantize, for float bits u, a = u & 0x7fffffff, fe = a >> 23 (fp32 exponent field):
 //   sig = a - ((max(fe, 1) - 1) << 23)      the integer significand, implicit bit included,
@@ -42,29 +45,40 @@
 // select. Inf, NaN, negative input to an unsigned format and E8M0's fp32-subnormal
 // inputs are fixed up by compare and select in a branch taken only when a vector holds
 // such a lane.
+//
+// Worked example: 0.3f to E4M3 (M = 3, bias 7), nearest even, by the fast path.
+//   u = 0x3E99999A (0.300000011920928955...), a = u, fe = 0x7D = 125: 0.3 = 1.2 * 2^-2,
+//   a normal binade of E4M3 (biased exponent -2 + 7 = 5), so a vector of such lanes
+//   takes the fast path, with shift = 23 - 3 = 20.
+//   lsb = (a >> 20) & 1 = 0x3E9 & 1 = 1; H = 2^19 - 1 = 0x7FFFF; (bias - 127) << 23 =
+//   -120 << 23, so fast_add = H + (-120 << 23) = 0xC407FFFF (mod 2^32).
+//   a + lsb + fast_add = 0x02A1999A (mod 2^32), >> 20 = 0x2A: the code 0 0101 010,
+//   1.010b * 2^(5 - 7) = 1.25 * 2^-2 = 0.3125.
+//   Why: the 20 bits dropped are 0x9999A, above half a quantum (0x80000), so the kept
+//   mantissa 001 rounds up to 010 (1.2 lies nearer 1.25 than 1.125); the increment
+//   H + lsb carries into bit 20 exactly when the dropped bits exceed half, or equal it
+//   with an odd last kept bit, and subtracting 120 from the exponent field turns
+//   fp32's bias into E4M3's. round_to_format(0.3f, E4M3) gives 0x2A too.
 
-// Other per-target files include this header for its vector routines (the matmul
-// accumulator kernel, matmul/accumulate-inl.h), so every non-template function here is
-// inline: defined in several translation units, linked once.
+// Highway compiles this header once per target (foreach_target.h in
+// conversion_dispatch.cpp). Other per-target files include it for its vector routines
+// (the matmul accumulator kernel, matmul/accumulate-inl.h), so every non-template
+// function here is inline: defined in several translation units, linked once.
 
-#if defined(SOFTFLOAT_SIMD_QUANTIZE_INL_H_) == defined(HWY_TARGET_TOGGLE)
-#ifdef SOFTFLOAT_SIMD_QUANTIZE_INL_H_
-#undef SOFTFLOAT_SIMD_QUANTIZE_INL_H_
+#if defined(SOFTFLOAT_SIMD_QUANTIZE_FLOATS_INL_H_) == defined(HWY_TARGET_TOGGLE)
+#ifdef SOFTFLOAT_SIMD_QUANTIZE_FLOATS_INL_H_
+#undef SOFTFLOAT_SIMD_QUANTIZE_FLOATS_INL_H_
 #else
-#define SOFTFLOAT_SIMD_QUANTIZE_INL_H_
+#define SOFTFLOAT_SIMD_QUANTIZE_FLOATS_INL_H_
 #endif
 
 #include <cstddef>
 #include <cstdint>
-#include <cmath>
 #include <cstring>
-#include <type_traits>
 
 #include "hwy/highway.h"
 #include "simd/array_constants.hpp"
 #include "simd/prefetch.hpp"
-#include "simd/stream-inl.h"
-#include "softfloat/round_to_format.hpp"
 
 HWY_BEFORE_NAMESPACE();
 namespace softfloat::simd::detail {
@@ -308,7 +322,7 @@ HWY_INLINE VU FastPathCodes(const QuantizeConstants& c, VU t_lsb, VU u) {
 
 // Where each vector of codes goes: sink(i, codes) for elements [i, i + lanes) of the
 // call's input, or sink.Rounded(c, i, t_lsb, u) from the nearest-even fast path.
-// StoreAsCodes stores them (quantize); StoreAsFloats (below, beside DequantizeVector)
+// StoreAsCodes stores them (quantize); StoreAsFloats (dequantize_round_trip-inl.h, beside DequantizeVector)
 // turns them into the format's values in registers and stores the floats (round_trip:
 // one pass over the memory, no code buffer). The input is not restrict: round_trip may
 // write over it, each vector being read before its results are stored.
@@ -428,288 +442,6 @@ HWY_NOINLINE inline void QuantizeTo16(const float* in, std::size_t n, std::uint1
 }
 HWY_NOINLINE inline void QuantizeTo32(const float* in, std::size_t n, std::uint32_t* out, const QuantizeConstants& c) {
   QuantizeAny(in, n, out, c);
-}
-
-// double -> float rounded to odd: the float below |x| (toward zero) with its last bit
-// set when x is inexact, the float exactly when x is one; beyond fp32's range that is
-// +-FLT_MAX (all mantissa bits set). Infinities stay infinite, and a NaN becomes the
-// quiet float NaN with the top 22 payload bits of the double (bits 50..29; bit 51 is
-// the quiet bit).
-//   f = DemoteTo(x) rounds to nearest (the environment is pinned by the caller); it
-//   overshoots |x| by at most half an ulp, in which case f - 1 ulp (the float bits
-//   minus one, either sign; inf - 1 ulp is FLT_MAX) is the truncation; an inexact
-//   lane then gets its lowest bit set.
-// Rounding that float to a format whose quantum is at least four fp32 ulps everywhere
-// (see double_input_via_float in array_constants.cpp) gives the bits of rounding the
-// double itself, in every deterministic direction: the points and midpoints of the
-// format's grid are floats with a zero last bit, and an inexact lane lands strictly
-// inside the same gap between them as x (the round-to-odd argument of Boldo and
-// Melquiond, "When double rounding is odd", 2005).
-#if HWY_HAVE_FLOAT64
-using DD = hn::ScalableTag<double>;
-using DU64 = hn::RebindToUnsigned<DD>;
-using DFHalf = hn::Rebind<float, DD>;
-using DUHalf = hn::Rebind<std::uint32_t, DD>;
-
-HWY_INLINE hn::Vec<DUHalf> DoublesRoundedToOdd(hn::Vec<DD> x) {
-  const DD dd;
-  const DU64 du64;
-  const DFHalf df;
-  const DUHalf du;
-  const auto f = hn::DemoteTo(df, x);
-  const auto back = hn::PromoteTo(dd, f);
-  const auto xbits = hn::BitCast(du64, x);
-  auto bits = hn::PromoteTo(du64, hn::BitCast(du, f));
-  // Scalar and EMU128 demote infinity and out-of-range values to +-FLT_MAX, x86 to
-  // +-inf: either way the overshoot test and the sticky bit give FLT_MAX below.
-  const auto overshoot = hn::Gt(hn::Abs(back), hn::Abs(x));
-  bits = hn::Sub(bits, hn::IfThenElseZero(hn::RebindMask(du64, overshoot), hn::Set(du64, 1)));
-  bits = hn::Or(bits, hn::IfThenZeroElse(hn::RebindMask(du64, hn::Eq(back, x)), hn::Set(du64, 1)));
-  // Infinities and NaNs: exponent field all ones.
-  const auto exponent_ones = hn::Set(du64, 0x7FF0000000000000ull);
-  const auto special = hn::Eq(hn::And(xbits, exponent_ones), exponent_ones);
-  if (HWY_UNLIKELY(!hn::AllFalse(du64, special))) {
-    const auto sign = hn::And(hn::ShiftRight<32>(xbits), hn::Set(du64, 0x80000000ull));
-    const auto is_nan = hn::Gt(hn::And(xbits, hn::Set(du64, 0x7FFFFFFFFFFFFFFFull)), exponent_ones);
-    const auto payload = hn::Or(hn::And(hn::ShiftRight<29>(xbits), hn::Set(du64, 0x7FFFFFull)), hn::Set(du64, 0x400000ull));
-    const auto special_bits = hn::Or(hn::Or(sign, hn::Set(du64, 0x7F800000ull)), hn::IfThenElseZero(is_nan, payload));
-    bits = hn::IfThenElse(special, special_bits, bits);
-  }
-  return hn::TruncateTo(du, bits);
-}
-
-#if HWY_TARGET == HWY_AVX3 || HWY_TARGET == HWY_AVX3_DL
-// AVX-512 converts with a rounding direction of its own (embedded rounding): the
-// truncation directly, then the last bit set where the float differs from the double.
-// Infinities, NaNs (quieted, top payload bits kept) and overflow (FLT_MAX) come out of
-// vcvtpd2ps {rz} as DoublesRoundedToOdd makes them.
-HWY_INLINE hn::Vec<DUHalf> DoublesRoundedToOddAvx3(hn::Vec<DD> x) {
-  const __m256 f = _mm512_cvt_roundpd_ps(x.raw, _MM_FROUND_TO_ZERO | _MM_FROUND_NO_EXC);
-  const __mmask8 inexact = _mm512_cmp_pd_mask(_mm512_cvtps_pd(f), x.raw, _CMP_NEQ_UQ);
-  const __m256i bits = _mm256_castps_si256(f);
-  return hn::Vec<DUHalf>{_mm256_mask_or_epi32(bits, inexact, bits, _mm256_set1_epi32(1))};
-}
-#endif
-
-// in[0, n) -> out[0, n) rounded to odd, nothing read or written beyond.
-HWY_INLINE void DoublesToFloatsRoundedToOdd(const double* HWY_RESTRICT in, std::size_t n, float* HWY_RESTRICT out) {
-  const DD dd;
-  const DUHalf du;
-  const std::size_t lanes = hn::Lanes(dd);
-  std::size_t i = 0;
-#if HWY_TARGET == HWY_AVX3 || HWY_TARGET == HWY_AVX3_DL
-  for (; i + lanes <= n; i += lanes) {
-    PrefetchAhead(in + i);
-    hn::StoreU(DoublesRoundedToOddAvx3(hn::LoadU(dd, in + i)), du, reinterpret_cast<std::uint32_t*>(out + i));
-  }
-#endif
-  for (; i + lanes <= n; i += lanes) {
-    PrefetchAhead(in + i);
-    hn::StoreU(DoublesRoundedToOdd(hn::LoadU(dd, in + i)), du, reinterpret_cast<std::uint32_t*>(out + i));
-  }
-  if (i == n) return;
-  HWY_ALIGN double padded_in[HWY_MAX_BYTES / sizeof(double)] = {};
-  HWY_ALIGN std::uint32_t padded_out[HWY_MAX_BYTES / sizeof(double)] = {};
-  std::memcpy(padded_in, in + i, (n - i) * sizeof(double));
-  hn::Store(DoublesRoundedToOdd(hn::Load(dd, padded_in)), du, padded_out);
-  std::memcpy(out + i, padded_out, (n - i) * sizeof(float));
-}
-#else
-// Targets without double lanes (Armv7 NEON, WASM): the same rule one value at a time,
-// finite values through the library's one rounding routine (round to odd: beyond the
-// float range it gives +-FLT_MAX, as above).
-HWY_INLINE void DoublesToFloatsRoundedToOdd(const double* HWY_RESTRICT in, std::size_t n, float* HWY_RESTRICT out) {
-  for (std::size_t i = 0; i < n; ++i) {
-    std::uint64_t x;
-    std::memcpy(&x, in + i, 8);
-    const std::uint32_t sign = std::uint32_t(x >> 32) & 0x80000000u;
-    const std::uint64_t a = x & 0x7FFFFFFFFFFFFFFFull;
-    const std::uint32_t bits =
-        a >= 0x7FF0000000000000ull
-            ? sign | 0x7F800000u | (a > 0x7FF0000000000000ull ? (std::uint32_t(a >> 29) & 0x7FFFFFu) | 0x400000u : 0)
-            : std::uint32_t(round_to_format(decode(in[i]), binary32_format, Rounding::odd, Overflow::standard));
-    std::memcpy(out + i, &bits, 4);
-  }
-}
-#endif  // HWY_HAVE_FLOAT64
-
-// double -> codes of a format that double_input_via_float admits, in a deterministic
-// direction: pieces of the input rounded to odd into a float buffer that stays in L1,
-// then the float algorithm above on each piece.
-template <class Code>
-HWY_INLINE void QuantizeDoublesAny(const double* in, std::size_t n, Code* out, const QuantizeConstants& c) {
-  constexpr std::size_t kPiece = 1024;
-  HWY_ALIGN float floats[kPiece];
-  for (std::size_t i = 0; i < n; i += kPiece) {
-    const std::size_t count = n - i < kPiece ? n - i : kPiece;
-    DoublesToFloatsRoundedToOdd(in + i, count, floats);
-    QuantizeAnyPath(floats, count, StoreAsCodes<Code>{out + i}, c);
-  }
-}
-
-HWY_NOINLINE inline void QuantizeDoublesTo8(const double* in, std::size_t n, std::uint8_t* out, const QuantizeConstants& c) {
-  QuantizeDoublesAny(in, n, out, c);
-}
-HWY_NOINLINE inline void QuantizeDoublesTo16(const double* in, std::size_t n, std::uint16_t* out,
-                                      const QuantizeConstants& c) {
-  QuantizeDoublesAny(in, n, out, c);
-}
-HWY_NOINLINE inline void QuantizeDoublesTo32(const double* in, std::size_t n, std::uint32_t* out,
-                                      const QuantizeConstants& c) {
-  QuantizeDoublesAny(in, n, out, c);
-}
-
-// Dequantize, for code c: magnitude g = c & magnitude_mask.
-//   normal:    (g << (23 - M)) + ((127 - bias) << 23)     fields shifted, bias difference added
-//   subnormal: m * 2^(emin - M) with m = g & mantissa_mask: the exact float(m) with
-//              emin - M added to its exponent field, or (all fp32 subnormals) m << (emin - M + 149)
-//   zero, inf, NaN: compare and select.
-// The sign of a code, moved to fp32's sign bit.
-HWY_INLINE VU DequantizedSign(const DequantizeConstants& c, VU code) {
-  const DU du;
-  return hn::ShiftLeftSame(hn::And(code, hn::Set(du, c.sign_bit)), int(c.sign_shift));
-}
-// The fp32 bits of a normal magnitude.
-HWY_INLINE VU DequantizedNormal(const DequantizeConstants& c, VU magnitude) {
-  const DU du;
-  return hn::Add(hn::ShiftLeftSame(magnitude, int(c.mantissa_shift)), hn::Set(du, c.exponent_adjust));
-}
-
-HWY_INLINE VU DequantizeVector(const DequantizeConstants& c, VU code) {
-  const DU du;
-  const DI di;
-  const DF df;
-  const VU magnitude = hn::And(code, hn::Set(du, c.magnitude_mask));
-  const VU sign = DequantizedSign(c, code);
-  const VU mantissa = hn::And(magnitude, hn::Set(du, c.mantissa_mask));
-  const VU normal = DequantizedNormal(c, magnitude);
-  const VU by_conversion =
-      hn::Add(hn::BitCast(du, hn::ConvertTo(df, hn::BitCast(di, mantissa))), hn::Set(du, c.subnormal_exponent_adjust));
-  const VU by_shift = hn::ShiftLeftSame(mantissa, int(c.subnormal_shift));
-  const VU subnormal = hn::IfThenElse(hn::MaskFromVec(hn::Set(du, c.subnormal_by_shift)), by_shift, by_conversion);
-  VU bits = hn::IfThenElse(hn::Lt(magnitude, hn::Set(du, c.subnormal_below)), subnormal, normal);
-  bits = hn::IfThenElse(hn::Eq(magnitude, hn::Set(du, c.zero_magnitude)), hn::Set(du, c.zero_bits), bits);
-  // IEEE inf / NaN: exponent all ones; a NaN becomes quiet and keeps its payload.
-  const VU quiet = hn::IfThenElseZero(hn::Ne(mantissa, hn::Zero(du)), hn::Set(du, 0x00400000u));
-  const VU ieee_special =
-      hn::Or(hn::Or(hn::Set(du, 0x7F800000u), hn::ShiftLeftSame(mantissa, int(c.mantissa_shift))), quiet);
-  bits = hn::IfThenElse(AtLeast(magnitude, hn::Set(du, c.ieee_special_at)), ieee_special, bits);
-  bits = hn::IfThenElse(hn::Eq(magnitude, hn::Set(du, c.special_magnitude)), hn::Set(du, c.special_magnitude_bits), bits);
-  bits = hn::Or(bits, sign);
-  // Compared within the format's width: the bits above it are not read (as from_bits()).
-  const VU code_in_width = hn::And(code, hn::Set(du, c.magnitude_mask | c.sign_bit));
-  return hn::IfThenElse(hn::Eq(code_in_width, hn::Set(du, c.special_code)), hn::Set(du, c.special_code_bits), bits);
-}
-
-// The normal formula alone, for a vector whose magnitudes all lie in the fast range
-// (DequantizeConstants::fast_low / fast_span): 6 operations instead of about 20.
-// `fast_failures` counts the vectors that could not take it; kGeneralFirst skips the
-// attempt (the caller's choice) but still counts.
-template <bool kGeneralFirst>
-HWY_INLINE VU DequantizeNormalOrGeneral(const DequantizeConstants& c, VU code, std::size_t& fast_failures) {
-  const DU du;
-  const VU magnitude = hn::And(code, hn::Set(du, c.magnitude_mask));
-  const bool all_normal = hn::AllTrue(du, hn::Lt(hn::Sub(magnitude, hn::Set(du, c.fast_low)), hn::Set(du, c.fast_span)));
-  fast_failures += all_normal ? 0 : 1;
-  if (!kGeneralFirst && HWY_LIKELY(all_normal)) return hn::Or(DequantizedNormal(c, magnitude), DequantizedSign(c, code));
-  return DequantizeVector(c, code);
-}
-
-// In blocks of 16 vectors, as quantize's nearest-even loop: a block tries the normal
-// formula first unless more than a quarter of the previous block's vectors failed it
-// (the 4- and 6-bit formats, whose vectors nearly always hold a zero or subnormal
-// code, would otherwise mispredict that branch at random).
-template <bool kStream, class Code>
-HWY_INLINE void DequantizeLoop(const Code* HWY_RESTRICT in, std::size_t n, float* HWY_RESTRICT out,
-                               const DequantizeConstants& constants) {
-  const DequantizeConstants c = constants;  // kept in registers, as in QuantizeLoop
-  const DU du;
-  const DF df;
-  const std::size_t lanes = hn::Lanes(du);
-  constexpr std::size_t kBlock = 16;
-  bool general_first = false;
-  std::size_t i = 0;
-  while (i + lanes <= n) {
-    std::size_t fast_failures = 0, vectors = 0;
-    for (; vectors < kBlock && i + lanes <= n; ++vectors, i += lanes) {
-      PrefetchAhead(in + i);
-      const VU code = LoadCodes(in + i);
-      const VU bits = general_first ? DequantizeNormalOrGeneral<true>(c, code, fast_failures)
-                                    : DequantizeNormalOrGeneral<false>(c, code, fast_failures);
-      StoreFloatBits<kStream>(hn::BitCast(DF(), bits), out + i);
-    }
-    general_first = fast_failures * 4 > vectors;
-  }
-  if (i == n) return;
-  HWY_ALIGN Code padded_in[HWY_MAX_BYTES / sizeof(float)] = {};
-  HWY_ALIGN float padded_out[HWY_MAX_BYTES / sizeof(float)] = {};
-  std::memcpy(padded_in, in + i, (n - i) * sizeof(Code));
-  hn::Store(hn::BitCast(df, DequantizeVector(c, LoadCodes(padded_in))), df, padded_out);
-  std::memcpy(out + i, padded_out, (n - i) * sizeof(float));
-}
-
-// The fast path's value as float bits (StoreAsFloats below): |x| rounded in fp32's
-// own bits, the low mantissa_shift bits cleared, and the float's sign.
-HWY_INLINE VU FastPathFloatBits(const QuantizeConstants& q, VU t_lsb, VU u) {
-  const DU du;
-  const VU rounded = hn::AndNot(hn::Set(du, (1u << q.mantissa_shift) - 1), hn::Add(t_lsb, hn::Set(du, q.fast_half)));
-  return hn::Or(rounded, hn::And(u, hn::Set(du, 0x80000000u)));
-}
-
-// round_trip's sink: the codes decoded in registers and stored as floats. From the
-// fast path no code is formed: the value is |x| rounded in fp32's own bits, (t + lsb +
-// fast_half) with the low mantissa_shift bits cleared, and the float's sign (an
-// unsigned format's fast path has positive lanes only). Decoding the code would give
-// the same bits: the code is (t + lsb + fast_half + rebias) >> shift, and decoding
-// shifts it back and subtracts the rebias ((bias - 127) << 23) again (the bf16
-// rounding trick, for every format).
-//
-// kStream: non-temporal stores (WithStreamingStores); the padded tail takes plain ones.
-template <bool kStream>
-struct StoreAsFloats {
-  const DequantizeConstants& c;
-  float* out;  // may be the input
-  HWY_INLINE void operator()(std::size_t i, VU codes) const { Store(DequantizeVector(c, codes), i); }
-  HWY_INLINE void Rounded(const QuantizeConstants& q, std::size_t i, VU t_lsb, VU u) const {
-    Store(FastPathFloatBits(q, t_lsb, u), i);
-  }
-  HWY_INLINE void Store(VU bits, std::size_t i) const { StoreFloatBits<kStream>(hn::BitCast(DF(), bits), out + i); }
-  using Padded = float;
-  StoreAsFloats<false> At(Padded* buffer) const { return {c, buffer}; }
-};
-
-// Fake quantization in one pass: each vector rounded to codes and decoded again before
-// it is stored, the same bits as quantize then dequantize (the codes in a lane are
-// below 2^bits, what StoreCodes keeps and LoadCodes reads back).
-HWY_NOINLINE inline void RoundTripFloats(const float* in, std::size_t n, float* out, const QuantizeConstants& qc,
-                                  const DequantizeConstants& dc, bool stream) {
-  const DequantizeConstants d = dc;  // kept in registers, as in QuantizeAnyPath
-  // In place the lines have just been read: nothing to save.
-  WithStreamingStores(n, out, stream && in != out, [&](auto kStream, std::size_t begin, std::size_t end) {
-    QuantizeConstants part = qc;
-    part.counter_base += std::uint32_t(begin);  // the random bits of element begin onwards
-    QuantizeAnyPath(in + begin, end - begin, StoreAsFloats<decltype(kStream)::value>{d, out + begin}, part);
-  });
-}
-
-template <class Code>
-HWY_INLINE void DequantizeAny(const Code* in, std::size_t n, float* out, const DequantizeConstants& c, bool stream) {
-  WithStreamingStores(n, out, stream, [&](auto kStream, std::size_t begin, std::size_t end) {
-    DequantizeLoop<decltype(kStream)::value>(in + begin, end - begin, out + begin, c);
-  });
-}
-
-HWY_NOINLINE inline void DequantizeFrom8(const std::uint8_t* in, std::size_t n, float* out, const DequantizeConstants& c,
-                                   bool stream) {
-  DequantizeAny(in, n, out, c, stream);
-}
-HWY_NOINLINE inline void DequantizeFrom16(const std::uint16_t* in, std::size_t n, float* out, const DequantizeConstants& c,
-                                   bool stream) {
-  DequantizeAny(in, n, out, c, stream);
-}
-HWY_NOINLINE inline void DequantizeFrom32(const std::uint32_t* in, std::size_t n, float* out, const DequantizeConstants& c,
-                                   bool stream) {
-  DequantizeAny(in, n, out, c, stream);
 }
 
 }  // namespace HWY_NAMESPACE
