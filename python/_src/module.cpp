@@ -24,6 +24,7 @@ through float32. Errors raise ValueError (bad format, rounding or shape) or Type
   softfloat::python::register_formats(module);
   softfloat::python::register_arrays(module);
   softfloat::python::register_mx(module);
+  softfloat::python::register_nvfp4(module);
   softfloat::python::register_mx_matmul(module);
   softfloat::python::register_matmul(module);
   softfloat::python::register_tensor_buffers(module);

@@ -1,31 +1,21 @@
 // softfloat.mx_quantize / mx_dequantize / mx_round_trip (OCP MX block scaling,
-// softfloat/mx.hpp) and nvfp4_quantize / nvfp4_dequantize / nvfp4_round_trip (the
-// two-level NVFP4 scaling, softfloat/nvfp4.hpp), along any axis. The blocks run along
-// `axis` (the last one by default): an array whose blocks lie along another axis is
-// moved so that they lie along the last (numpy.moveaxis, one contiguous copy) and the
-// results are moved back. Each row along that axis is its own array of blocks, so a block
-// never spans two rows and each row's last block may be shorter, as microxcaling scales a
-// weight matrix along its reduction axis. Element codes come back as uint8 of the input's
-// shape (8-bit kinds) or packed along the axis (4- and 6-bit kinds, the library's layout:
-// element_bytes(row length) bytes per row); the scale codes as uint8 with
-// ceil(row length / block_size) entries per row. Stochastic rounding numbers the elements
-// in C order with the axis moved last: element i draws random_bits(seed, offset + i).
+// softfloat/mx.hpp) along any axis, in rows along that axis as block_rows.hpp describes;
+// the torch layer's MX entry points by address; and the lists of element kinds and scale
+// rules. NVFP4, whose blocks and tensor-wide scale follow other rules, is nvfp4.cpp.
+#include <algorithm>
 #include <cstdint>
 #include <string>
 #include <vector>
 
 #include "python/_src/array_access.hpp"
 #include "python/_src/bindings.hpp"
+#include "python/_src/block_rows.hpp"
 #include "python/_src/conversion_options.hpp"
-#include "softfloat/escape.hpp"
 #include "softfloat/mx.hpp"
-#include "softfloat/nvfp4.hpp"
 
 namespace softfloat::python {
 
 namespace {
-
-std::string where(const char* function) { return std::string("softfloat.") + function + ": "; }
 
 mx::Element read_element(const std::string& name, const char* function) {
   try {
@@ -84,41 +74,6 @@ MxCall read_mx_call(const char* function, const std::string& element_name, std::
   return call;
 }
 
-// The axis the blocks run along, as a non-negative index.
-int read_axis(int axis, py::ssize_t ndim, const char* function) {
-  if (ndim == 0)
-    throw py::value_error(where(function) + "expected an array with at least one axis (the blocks run along one), "
-                          "got a 0-d array");
-  if (axis < -ndim || axis >= ndim)
-    throw py::value_error(where(function) + "axis " + std::to_string(axis) + " is out of range for an array of " +
-                          std::to_string(ndim) + " dimensions");
-  return axis < 0 ? int(axis + ndim) : axis;
-}
-
-// `array` with axis `from` moved to position `to` (numpy.moveaxis), C-contiguous.
-py::object moved(const py::object& array, int from, int to) {
-  const py::module_ numpy = py::module_::import("numpy");
-  return numpy.attr("ascontiguousarray")(numpy.attr("moveaxis")(array, from, to));
-}
-
-// The rows of an array whose blocks lie along the last axis.
-struct Rows {
-  std::size_t rows = 0;
-  std::size_t row_length = 0;
-};
-Rows rows_of(const Shape& shape) {
-  Rows rows;
-  rows.row_length = std::size_t(shape.back());
-  rows.rows = element_count(Shape(shape.begin(), shape.end() - 1));
-  return rows;
-}
-
-Shape with_last(const Shape& shape, std::size_t last) {
-  Shape result = shape;
-  result.back() = py::ssize_t(last);
-  return result;
-}
-
 // Calls body(first value, row count, options) for runs of whole rows that the library
 // may treat as one array: all rows at once when they hold whole blocks, else each row
 // alone, its stochastic stream advanced to its first value.
@@ -130,17 +85,6 @@ void for_each_run(const Rows& rows, const mx::Options& options, Body&& body) {
     row.random.offset += r * rows.row_length;
     body(r * rows.row_length, std::size_t{1}, row);
   }
-}
-
-FloatInput float32_input(const py::object& array, int& axis, const char* function) {
-  FloatInput input = read_float_input(array, function);
-  if (input.is_double)
-    throw py::type_error(where(function) + "expected a float32 array, got float64 (block scaling is defined on "
-                         "float32 here; convert with array.astype(numpy.float32) if rounding to float32 first is "
-                         "what you want)");
-  axis = read_axis(axis, py::ssize_t(input.shape.size()), function);
-  if (axis != int(input.shape.size()) - 1) input = read_float_input(moved(input.array, axis, -1), function);
-  return input;
 }
 
 py::tuple mx_quantize(const py::object& array, const std::string& element_name, std::int64_t block_size,
@@ -192,45 +136,6 @@ py::object mx_round_trip(const py::object& array, const std::string& element_nam
   return axis == last ? py::object(std::move(out)) : moved(out, last, axis);
 }
 
-// A uint8 code array whose blocks run along `axis`, moved so that they run along the last.
-CodeInput byte_codes(const py::object& array, int axis, const char* function, const char* what) {
-  CodeInput codes = read_code_input(array, function, false);
-  if (codes.code_bytes != 1)
-    throw py::type_error(where(function) + what + " are uint8 codes, got " + dtype_name(codes.array));
-  const int last = int(codes.shape.size()) - 1;
-  const int normalized = read_axis(axis, py::ssize_t(codes.shape.size()), function);
-  if (normalized != last) codes = read_code_input(moved(codes.array, normalized, -1), function, false);
-  return codes;
-}
-
-void check_same_rows(const Shape& a, const Shape& b, const char* function, const char* what) {
-  if (Shape(a.begin(), a.end() - 1) != Shape(b.begin(), b.end() - 1))
-    throw py::value_error(where(function) + "elements and " + what + " must agree in every axis but the blocks'; got "
-                          "shapes " + std::string(py::str(py::tuple(py::cast(a)))) + " and " +
-                          std::string(py::str(py::tuple(py::cast(b)))));
-}
-
-// The row length of packed or byte elements: `length`, or as many as the bytes hold.
-std::size_t read_row_length(const py::object& length, std::size_t row_bytes, int bits, const char* function) {
-  if (length.is_none()) return row_bytes * 8 / std::size_t(bits);
-  // Any object with __index__ (int, numpy.int64); others are a TypeError, not pybind11's
-  // cast_error (a RuntimeError).
-  PyObject* index = PyNumber_Index(length.ptr());
-  if (index == nullptr) {
-    PyErr_Clear();
-    throw py::type_error(where(function) + "length must be an integer or None, not " +
-                         escape_unprintable(std::string(py::str(py::type::of(length).attr("__name__")))));
-  }
-  const long long given = PyLong_AsLongLong(index);
-  Py_DECREF(index);
-  if (given == -1 && PyErr_Occurred()) {
-    PyErr_Clear();
-    throw py::value_error(where(function) + "length " + std::string(py::repr(length)) + " is out of range");
-  }
-  if (given < 0) throw py::value_error(where(function) + "length must not be negative");
-  return std::size_t(given);
-}
-
 py::object mx_dequantize(const py::object& elements_argument, const py::object& scales_argument,
                          const std::string& element_name, std::int64_t block_size, const py::object& length,
                          int axis) {
@@ -270,90 +175,6 @@ py::object mx_dequantize(const py::object& elements_argument, const py::object& 
   return normalized == last ? py::object(std::move(out)) : moved(out, last, normalized);
 }
 
-// NVFP4's tensor-wide amax ties every row together, so its rows must hold whole blocks
-// of 16: then the rows laid end to end are the library's single array.
-void check_nvfp4_rows(const Rows& rows, const char* function) {
-  if (rows.row_length % nvfp4::kBlockSize != 0)
-    throw py::value_error(where(function) + "NVFP4 blocks hold 16 values and the tensor shares one amax, so the "
-                          "blocks' axis must be a multiple of 16 long; it is " + std::to_string(rows.row_length));
-}
-
-py::tuple nvfp4_quantize(const py::object& array, int axis, const std::string& rounding, const py::object& seed,
-                         const py::object& offset) {
-  const char* function = "nvfp4_quantize";
-  const Rounding mode = read_rounding(rounding, function);
-  const RandomStream random = read_random_stream(function, mode, seed, offset);
-  const FloatInput input = float32_input(array, axis, function);
-  const Rows rows = rows_of(input.shape);
-  check_nvfp4_rows(rows, function);
-  const std::size_t n = input.size;
-  auto elements = new_array<std::uint8_t>(with_last(input.shape, nvfp4::element_bytes(rows.row_length)));
-  auto scales = new_array<std::uint8_t>(with_last(input.shape, nvfp4::scale_count(rows.row_length)));
-  float amax = 0.0f;
-  const float* in = static_cast<const float*>(input.data());
-  std::uint8_t* element_out = mutable_data(elements);
-  std::uint8_t* scale_out = mutable_data(scales);
-  run_without_gil(n, [&] {
-    nvfp4::quantize(in, n, element_out, nvfp4::element_bytes(n), scale_out, nvfp4::scale_count(n), &amax, mode,
-                    random);
-  });
-  const int last = int(input.shape.size()) - 1;
-  if (axis == last) return py::make_tuple(std::move(elements), std::move(scales), amax);
-  return py::make_tuple(moved(elements, last, axis), moved(scales, last, axis), amax);
-}
-
-py::object nvfp4_dequantize(const py::object& elements_argument, const py::object& scales_argument, float amax,
-                            int axis, const py::object& length) {
-  const char* function = "nvfp4_dequantize";
-  const CodeInput elements = byte_codes(elements_argument, axis, function, "elements");
-  const CodeInput scales = byte_codes(scales_argument, axis, function, "block scales");
-  check_same_rows(elements.shape, scales.shape, function, "block scales");
-  const Rows element_rows = rows_of(elements.shape);
-  const std::size_t row_length = read_row_length(length, element_rows.row_length, 4, function);
-  const Rows rows{element_rows.rows, row_length};
-  check_nvfp4_rows(rows, function);
-  if (nvfp4::element_bytes(row_length) != element_rows.row_length ||
-      nvfp4::scale_count(row_length) != std::size_t(scales.shape.back()))
-    throw py::value_error(where(function) + "rows of " + std::to_string(row_length) + " values take " +
-                          std::to_string(nvfp4::element_bytes(row_length)) + " element bytes and " +
-                          std::to_string(nvfp4::scale_count(row_length)) + " scales; got " +
-                          std::to_string(element_rows.row_length) + " and " + std::to_string(scales.shape.back()));
-  const std::size_t n = rows.rows * row_length;
-  auto out = new_array<float>(with_last(elements.shape, row_length));
-  float* result = mutable_data(out);
-  run_without_gil(n, [&] {
-    nvfp4::dequantize(static_cast<const std::uint8_t*>(elements.data()), nvfp4::element_bytes(n),
-                      static_cast<const std::uint8_t*>(scales.data()), nvfp4::scale_count(n), amax, n, result);
-  });
-  const int last = int(elements.shape.size()) - 1;
-  const int normalized = read_axis(axis, py::ssize_t(elements.shape.size()), function);
-  return normalized == last ? py::object(std::move(out)) : moved(out, last, normalized);
-}
-
-// NVFP4 fake quantization of n contiguous values: quantize, then dequantize.
-void nvfp4_round_trip_values(const float* in, std::size_t n, float* out, Rounding mode, RandomStream random) {
-  std::vector<std::uint8_t> elements(nvfp4::element_bytes(n)), scales(nvfp4::scale_count(n));
-  float amax = 0.0f;
-  nvfp4::quantize(in, n, elements.data(), elements.size(), scales.data(), scales.size(), &amax, mode, random);
-  nvfp4::dequantize(elements.data(), elements.size(), scales.data(), scales.size(), amax, n, out);
-}
-
-py::object nvfp4_round_trip(const py::object& array, int axis, const std::string& rounding, const py::object& seed,
-                            const py::object& offset) {
-  const char* function = "nvfp4_round_trip";
-  const Rounding mode = read_rounding(rounding, function);
-  const RandomStream random = read_random_stream(function, mode, seed, offset);
-  const FloatInput input = float32_input(array, axis, function);
-  check_nvfp4_rows(rows_of(input.shape), function);
-  auto out = new_array<float>(input.shape);
-  float* result = mutable_data(out);
-  run_without_gil(input.size, [&] {
-    nvfp4_round_trip_values(static_cast<const float*>(input.data()), input.size, result, mode, random);
-  });
-  const int last = int(input.shape.size()) - 1;
-  return axis == last ? py::object(std::move(out)) : moved(out, last, axis);
-}
-
 // The torch layer's entry points: contiguous float32 rows by address (tensor_buffers.cpp).
 void mx_round_trip_buffer(std::uintptr_t in, std::uintptr_t out, std::size_t rows, std::size_t row_length,
                           const std::string& element_name, std::int64_t block_size, const std::string& scale_rule,
@@ -368,18 +189,6 @@ void mx_round_trip_buffer(std::uintptr_t in, std::uintptr_t out, std::size_t row
     for_each_run(Rows{rows, row_length}, options, [&](std::size_t first, std::size_t count, const mx::Options& run) {
       mx::round_trip(values + first, count * row_length, result + first, element, run);
     });
-  });
-}
-
-void nvfp4_round_trip_buffer(std::uintptr_t in, std::uintptr_t out, std::size_t rows, std::size_t row_length,
-                             const std::string& rounding, const py::object& seed, const py::object& offset) {
-  const char* function = "torch.nvfp4_quantize";
-  const Rounding mode = read_rounding(rounding, function);
-  const RandomStream random = read_random_stream(function, mode, seed, offset);
-  check_nvfp4_rows(Rows{rows, row_length}, function);
-  run_without_gil(rows * row_length, [&] {
-    nvfp4_round_trip_values(reinterpret_cast<const float*>(in), rows * row_length, reinterpret_cast<float*>(out),
-                            mode, random);
   });
 }
 
@@ -406,31 +215,6 @@ void mx_dequantize_buffer(std::uintptr_t elements, std::uintptr_t scales, std::u
     mx::dequantize(reinterpret_cast<const std::uint8_t*>(elements), mx::element_bytes(element, n),
                    reinterpret_cast<const std::uint8_t*>(scales), mx::scale_count(n, options), n,
                    reinterpret_cast<float*>(out), element, options);
-  });
-}
-
-float nvfp4_quantize_buffer(std::uintptr_t in, std::uintptr_t elements, std::uintptr_t scales, std::size_t n,
-                            const std::string& rounding, const py::object& seed) {
-  const char* function = "torch.distributed";
-  const Rounding mode = read_rounding(rounding, function);
-  const RandomStream random = read_random_stream(function, mode, seed, py::int_(0));
-  check_nvfp4_rows(Rows{1, n}, function);
-  float amax = 0.0f;
-  run_without_gil(n, [&] {
-    nvfp4::quantize(reinterpret_cast<const float*>(in), n, reinterpret_cast<std::uint8_t*>(elements),
-                    nvfp4::element_bytes(n), reinterpret_cast<std::uint8_t*>(scales), nvfp4::scale_count(n), &amax,
-                    mode, random);
-  });
-  return amax;
-}
-
-void nvfp4_dequantize_buffer(std::uintptr_t elements, std::uintptr_t scales, float amax, std::uintptr_t out,
-                             std::size_t n) {
-  check_nvfp4_rows(Rows{1, n}, "torch.distributed");
-  run_without_gil(n, [&] {
-    nvfp4::dequantize(reinterpret_cast<const std::uint8_t*>(elements), nvfp4::element_bytes(n),
-                      reinterpret_cast<const std::uint8_t*>(scales), nvfp4::scale_count(n), amax, n,
-                      reinterpret_cast<float*>(out));
   });
 }
 
@@ -473,36 +257,14 @@ multiple of 4). The default is as many values as the bytes hold.)");
              "scale_rule"_a = "floor", "axis"_a = -1, "rounding"_a = "nearest_even", "seed"_a = py::none(),
              "offset"_a = 0,
              R"(MX fake quantization: mx_dequantize(mx_quantize(array, ...)) in one pass, float32.)");
-  module.def("nvfp4_quantize", &nvfp4_quantize, "array"_a, py::kw_only(), "axis"_a = -1,
-             "rounding"_a = "nearest_even", "seed"_a = py::none(), "offset"_a = 0,
-             R"(NVFP4 two-level scaling along `axis`: returns (elements, block_scales, tensor_amax).
-
-E2M1 elements packed two a byte (element 0 in the low nibble), one E4M3 scale per block of
-16 values, and the tensor's amax (a float) from which the tensor-wide scale follows, as in
-softfloat/nvfp4.hpp (TransformerEngine's recipe, bit for bit). The blocks' axis must be a
-multiple of 16 long. rounding is the elements' (any direction; stochastic as in
-mx_quantize); the scales are always rounded to nearest even. Input must be float32.)");
-  module.def("nvfp4_dequantize", &nvfp4_dequantize, "elements"_a, "block_scales"_a, "tensor_amax"_a, py::kw_only(),
-             "axis"_a = -1, "length"_a = py::none(),
-             R"(The float32 values of nvfp4_quantize's result (length: values per row along `axis`).)");
-  module.def("nvfp4_round_trip", &nvfp4_round_trip, "array"_a, py::kw_only(), "axis"_a = -1,
-             "rounding"_a = "nearest_even", "seed"_a = py::none(), "offset"_a = 0,
-             R"(NVFP4 fake quantization: nvfp4_dequantize(*nvfp4_quantize(array, ...)), float32.)");
   module.def("_mx_round_trip_buffer", &mx_round_trip_buffer, "input"_a, "output"_a, "rows"_a, "row_length"_a,
              "element"_a, "block_size"_a, "scale_rule"_a, "rounding"_a, "seed"_a, "offset"_a,
              "MX fake quantization of contiguous float32 rows by address (private: softfloat.torch).");
-  module.def("_nvfp4_round_trip_buffer", &nvfp4_round_trip_buffer, "input"_a, "output"_a, "rows"_a, "row_length"_a,
-             "rounding"_a, "seed"_a, "offset"_a,
-             "NVFP4 fake quantization of contiguous float32 rows by address (private: softfloat.torch).");
   module.def("_mx_quantize_buffer", &mx_quantize_buffer, "input"_a, "elements"_a, "scales"_a, "n"_a, "element"_a,
              "block_size"_a, "rounding"_a, "seed"_a,
              "MX blocks of n contiguous float32 values into element and scale bytes by address (private).");
   module.def("_mx_dequantize_buffer", &mx_dequantize_buffer, "elements"_a, "scales"_a, "output"_a, "n"_a,
              "element"_a, "block_size"_a, "The float32 values of n MX elements by address (private).");
-  module.def("_nvfp4_quantize_buffer", &nvfp4_quantize_buffer, "input"_a, "elements"_a, "scales"_a, "n"_a,
-             "rounding"_a, "seed"_a, "NVFP4 of n (a multiple of 16) float32 values by address; returns the amax.");
-  module.def("_nvfp4_dequantize_buffer", &nvfp4_dequantize_buffer, "elements"_a, "scales"_a, "tensor_amax"_a,
-             "output"_a, "n"_a, "The float32 values of n NVFP4 elements by address (private).");
   module.def(
       "mx_elements",
       [] {
