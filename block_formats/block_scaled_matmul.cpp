@@ -1,7 +1,7 @@
 // Matrix multiply with block-scaled weights (softfloat/block_scaled_matmul.hpp): the
 // arguments, and a kernel per element width, each decoding in registers: E2M1 and the
 // 6-bit elements by runtime dispatch of block_scaled_matvec-inl.h, one-byte elements by
-// matmul's half rule with column scales (matmul/paths.hpp), or else a block of rows
+// matmul's half rule with column scales (matmul/kernels.hpp), or else a block of rows
 // decoded into cache and accumulated by matmul's fp32 chain.
 
 // Highway compiles this file once per target, re-including the kernel each time.
@@ -21,7 +21,7 @@
 #include <vector>
 
 #include "block_formats/packed_codes.hpp"
-#include "matmul/paths.hpp"
+#include "matmul/kernels.hpp"
 #include "runtime/float_environment.hpp"
 #include "softfloat/block_scaled_matmul.hpp"
 #include "softfloat/named_formats.hpp"
@@ -29,15 +29,15 @@
 #include "softfloat/simd.hpp"
 
 namespace softfloat {
-namespace block_scaled_detail {
+namespace block_formats_detail {
 HWY_EXPORT(AccumulateE2m1Rows);
 HWY_EXPORT(DecodeScaleRowInOrder);
 HWY_EXPORT(AccumulateSixBitRows);
-}  // namespace block_scaled_detail
+}  // namespace block_formats_detail
 
 namespace {
 
-namespace bsd = block_scaled_detail;
+namespace bsd = block_formats_detail;
 
 constexpr std::size_t kMxBlockRows = 32;
 constexpr std::size_t kNvfp4BlockRows = nvfp4::kBlockSize;
@@ -239,7 +239,7 @@ BlockScaledMatrix quantize_weights(const float* w, std::size_t k, std::size_t n,
     std::vector<std::uint8_t> codes(n);
     for (std::size_t p = 0; p < k; ++p) {
       simd::quantize(w + p * n, n, codes.data(), format, Rounding::nearest_even, Overflow::saturate);
-      for (std::size_t j = 0; j < n; ++j) block_detail::write_bits(q.elements.data() + p * row_bytes, j, bits, codes[j]);
+      for (std::size_t j = 0; j < n; ++j) block_formats_detail::write_bits(q.elements.data() + p * row_bytes, j, bits, codes[j]);
     }
     return q;
   }
@@ -254,7 +254,7 @@ BlockScaledMatrix quantize_weights(const float* w, std::size_t k, std::size_t n,
     const std::size_t blocks = k / kNvfp4BlockRows;
     for (std::size_t j = 0; j < n; ++j) {
       for (std::size_t p = 0; p < k; ++p)
-        block_detail::write_bits(q.elements.data() + p * row_bytes, j, bits, block_detail::read_bits(elements.data(), j * k + p, bits));
+        block_formats_detail::write_bits(q.elements.data() + p * row_bytes, j, bits, block_formats_detail::read_bits(elements.data(), j * k + p, bits));
       for (std::size_t t = 0; t < blocks; ++t) q.scales[t * n + j] = scales[j * blocks + t];
     }
     return q;
@@ -268,7 +268,7 @@ BlockScaledMatrix quantize_weights(const float* w, std::size_t k, std::size_t n,
     if (k == 0) break;
     mx::quantize(columns.data() + j * k, k, elements.data(), column_bytes, scales.data(), blocks, element, options);
     for (std::size_t p = 0; p < k; ++p)
-      block_detail::write_bits(q.elements.data() + p * row_bytes, j, bits, block_detail::read_bits(elements.data(), p, bits));
+      block_formats_detail::write_bits(q.elements.data() + p * row_bytes, j, bits, block_formats_detail::read_bits(elements.data(), p, bits));
     for (std::size_t t = 0; t < blocks; ++t) q.scales[t * n + j] = scales[t];
   }
   return q;

@@ -36,7 +36,7 @@
 #include "matmul/float_vectors-inl.h"
 
 HWY_BEFORE_NAMESPACE();
-namespace softfloat::block_scaled_detail {
+namespace softfloat::block_formats_detail {
 namespace HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
 
@@ -214,7 +214,7 @@ HWY_NOINLINE void AccumulateE2m1Rows(const float* x, const std::uint8_t* codes, 
 
 // NOLINTNEXTLINE(google-readability-namespace-comments)
 }  // namespace HWY_NAMESPACE
-}  // namespace softfloat::block_scaled_detail
+}  // namespace softfloat::block_formats_detail
 HWY_AFTER_NAMESPACE();
 
 #endif  // SOFTFLOAT_BLOCK_FORMATS_BLOCK_SCALED_MATVEC_INL_H_ toggle

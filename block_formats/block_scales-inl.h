@@ -20,7 +20,7 @@
 #include "matmul/float_vectors-inl.h"
 
 HWY_BEFORE_NAMESPACE();
-namespace softfloat::block_scaled_detail {
+namespace softfloat::block_formats_detail {
 namespace HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
 
@@ -99,7 +99,7 @@ HWY_INLINE hn::Vec<hn::RebindToFloat<D>> ScaleValues(D du, hn::Vec<D> code) {
 
 // NOLINTNEXTLINE(google-readability-namespace-comments)
 }  // namespace HWY_NAMESPACE
-}  // namespace softfloat::block_scaled_detail
+}  // namespace softfloat::block_formats_detail
 HWY_AFTER_NAMESPACE();
 
 #endif  // SOFTFLOAT_BLOCK_FORMATS_BLOCK_SCALES_INL_H_ toggle

@@ -1,7 +1,7 @@
 // The per-target parts of the MX block scaling (softfloat/mx.hpp), compiled for every
 // Highway target by foreach_target.h in block_formats/mx.cpp: the largest magnitude of a block,
 // the multiplication of its values by 2^-s before they are rounded to the element
-// format (by the array conversion of simd/quantize-inl.h), and the multiplication of
+// format (by the array conversion of simd/quantize_floats-inl.h), and the multiplication of
 // the decoded elements by 2^s.
 //
 // Why the float multiplications are exact where it matters (the caller sets the default
@@ -36,9 +36,14 @@
 #include "simd/stream-inl.h"
 
 HWY_BEFORE_NAMESPACE();
-namespace softfloat::simd::detail {
+namespace softfloat::block_formats_detail {
 namespace HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
+
+// simd/'s prefetch distance and streaming stores, as the array conversions use them.
+using simd::detail::PrefetchAhead;
+using simd::detail::HWY_NAMESPACE::StoreFloatBits;
+using simd::detail::HWY_NAMESPACE::WithStreamingStores;
 
 using MxDF = hn::ScalableTag<float>;
 using MxDI = hn::RebindToSigned<MxDF>;
@@ -317,7 +322,7 @@ HWY_NOINLINE void MxApplyScales(float* HWY_RESTRICT values, std::size_t n, std::
   }
 }
 
-// out[0, n) = in[0, n) with streaming stores (stream_floats, simd/stream_store.hpp).
+// out[0, n) = in[0, n) with streaming stores (stream_floats, block_formats/mx_kernels.hpp).
 HWY_NOINLINE void StreamFloats(const float* HWY_RESTRICT in, std::size_t n, float* HWY_RESTRICT out) {
   const MxDF df;
   const std::size_t lanes = hn::Lanes(df);
@@ -329,7 +334,7 @@ HWY_NOINLINE void StreamFloats(const float* HWY_RESTRICT in, std::size_t n, floa
 }
 
 }  // namespace HWY_NAMESPACE
-}  // namespace softfloat::simd::detail
+}  // namespace softfloat::block_formats_detail
 HWY_AFTER_NAMESPACE();
 
 #endif  // include guard

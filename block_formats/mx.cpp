@@ -30,7 +30,7 @@
 #include "softfloat/mx.hpp"
 #include "softfloat/simd.hpp"
 
-namespace softfloat::simd::detail {
+namespace softfloat::block_formats_detail {
 
 HWY_EXPORT(MxScaleBlocks);
 HWY_EXPORT(MxMaxMagnitudeBits);
@@ -40,7 +40,7 @@ HWY_EXPORT(MxBlockMaxima);
 HWY_EXPORT(MxMultiplyBlocks);
 HWY_EXPORT(StreamFloats);
 
-// Declared in block_formats/mx_kernels.hpp for the two-level scaling (block_formats/nvfp4.cpp).
+// Declared in block_formats/mx_kernels.hpp (the first three for the two-level scaling, block_formats/nvfp4.cpp).
 void mx_block_maxima(const float* in, std::size_t n, std::size_t block_size, std::uint32_t* maxima) {
   HWY_DYNAMIC_DISPATCH(MxBlockMaxima)(in, n, block_size, maxima);
 }
@@ -50,7 +50,7 @@ void mx_multiply_blocks(const float* in, std::size_t n, std::size_t block_size, 
 std::uint32_t mx_max_magnitude_bits(const float* in, std::size_t n) {
   return HWY_DYNAMIC_DISPATCH(MxMaxMagnitudeBits)(in, n);
 }
-// Declared in simd/stream_store.hpp.
+// Declared in block_formats/mx_kernels.hpp.
 void stream_floats(const float* in, std::size_t n, float* out) { HWY_DYNAMIC_DISPATCH(StreamFloats)(in, n, out); }
 
 namespace {
@@ -71,12 +71,13 @@ void mx_apply_scales(float* values, std::size_t n, std::size_t block_size, const
 
 }  // namespace
 
-}  // namespace softfloat::simd::detail
+}  // namespace softfloat::block_formats_detail
 
 namespace softfloat::mx {
 namespace {
 
 namespace sd = softfloat::simd::detail;
+namespace bfd = softfloat::block_formats_detail;
 
 // Values per stack buffer: 8 KiB of floats, which stays in L1 between the passes; a
 // multiple of 4, so that a chunk inside a long block starts on a byte boundary.
@@ -133,27 +134,27 @@ void quantize_range(const float* in, std::size_t begin, std::size_t end, std::ui
                     std::uint8_t* scales, Element element, const Options& options) {
   const std::size_t block_size = options.block_size;
   const sd::PreparedQuantize rounding = element_rounding(element, options);
-  const sd::MxScaleConstants constants = sd::mx_scale_constants(element, options.rule);
+  const bfd::MxScaleConstants constants = bfd::mx_scale_constants(element, options.rule);
   softfloat::detail::ScopedDefaultFloatEnvironment environment;
   HWY_ALIGN float scaled[kChunk];
   if (block_size <= kChunk) {
     const std::size_t step = kChunk / block_size * block_size;
     for (std::size_t i = begin; i < end; i += step) {
       const std::size_t count = std::min(step, end - i);
-      sd::mx_scale_blocks(in + i, count, block_size, constants, scaled, scales + i / block_size);
+      bfd::mx_scale_blocks(in + i, count, block_size, constants, scaled, scales + i / block_size);
       store_elements(scaled, count, i, elements, element, rounding, options);
     }
     return;
   }
   for (std::size_t block = begin; block < end; block += block_size) {
     const std::size_t block_end = std::min(end, block + block_size);
-    const std::uint32_t largest = sd::mx_max_magnitude_bits(in + block, block_end - block);
-    const sd::MxBlockScale scale = sd::mx_block_scale(largest, constants);
+    const std::uint32_t largest = bfd::mx_max_magnitude_bits(in + block, block_end - block);
+    const bfd::MxBlockScale scale = bfd::mx_block_scale(largest, constants);
     scales[block / block_size] = scale.code;
     for (std::size_t i = block; i < block_end; i += kChunk) {
       const std::size_t count = std::min(kChunk, block_end - i);
       if (scale.code == 0xFF) std::memset(scaled, 0, count * sizeof(float));  // element codes 0
-      else sd::mx_multiply(in + i, count, scale.factor, scaled);
+      else bfd::mx_multiply(in + i, count, scale.factor, scaled);
       store_elements(scaled, count, i, elements, element, rounding, options);
     }
   }
@@ -167,7 +168,7 @@ void round_trip_range(const float* in, std::size_t begin, std::size_t end, float
   const std::size_t block_size = options.block_size;
   const sd::PreparedQuantize rounding = element_rounding(element, options);
   const sd::PreparedDequantize decoding(element_format(element));
-  const sd::MxScaleConstants constants = sd::mx_scale_constants(element, options.rule);
+  const bfd::MxScaleConstants constants = bfd::mx_scale_constants(element, options.rule);
   softfloat::detail::ScopedDefaultFloatEnvironment environment;
   HWY_ALIGN float scaled[kChunk];
   std::uint8_t scale_codes[kChunk];
@@ -184,24 +185,24 @@ void round_trip_range(const float* in, std::size_t begin, std::size_t end, float
     const std::size_t step = kChunk / block_size * block_size;
     for (std::size_t i = begin; i < end; i += step) {
       const std::size_t count = std::min(step, end - i);
-      sd::mx_scale_blocks(in + i, count, block_size, constants, scaled, scale_codes);
+      bfd::mx_scale_blocks(in + i, count, block_size, constants, scaled, scale_codes);
       round(i, count);
       std::memcpy(out + i, scaled, count * sizeof(float));
-      sd::mx_apply_scales(out + i, count, block_size, scale_codes, 0);
+      bfd::mx_apply_scales(out + i, count, block_size, scale_codes, 0);
     }
     return;
   }
   for (std::size_t block = begin; block < end; block += block_size) {
     const std::size_t block_end = std::min(end, block + block_size);
-    const std::uint32_t largest = sd::mx_max_magnitude_bits(in + block, block_end - block);
-    const sd::MxBlockScale scale = sd::mx_block_scale(largest, constants);
+    const std::uint32_t largest = bfd::mx_max_magnitude_bits(in + block, block_end - block);
+    const bfd::MxBlockScale scale = bfd::mx_block_scale(largest, constants);
     for (std::size_t i = block; i < block_end; i += kChunk) {
       const std::size_t count = std::min(kChunk, block_end - i);
       if (scale.code == 0xFF) std::memset(scaled, 0, count * sizeof(float));
-      else sd::mx_multiply(in + i, count, scale.factor, scaled);
+      else bfd::mx_multiply(in + i, count, scale.factor, scaled);
       round(i, count);
       std::memcpy(out + i, scaled, count * sizeof(float));
-      sd::mx_apply_scales(out + i, count, count, &scale.code, 0);
+      bfd::mx_apply_scales(out + i, count, count, &scale.code, 0);
     }
   }
 }
@@ -220,8 +221,8 @@ void dequantize_range(const std::uint8_t* elements, const std::uint8_t* scales, 
   auto decode = [&](std::size_t i, std::size_t count, std::size_t size, std::size_t block) {
     float* values = stream ? buffer : out + i;
     load_elements(elements, i, count, values, element, decoding);
-    sd::mx_apply_scales(values, count, size, scales + block, exponent_offset);
-    if (stream) sd::stream_floats(buffer, count, out + i);
+    bfd::mx_apply_scales(values, count, size, scales + block, exponent_offset);
+    if (stream) bfd::stream_floats(buffer, count, out + i);
   };
   if (block_size <= kChunk) {
     const std::size_t step = kChunk / block_size * block_size;

@@ -10,7 +10,7 @@
 #include <limits>
 #include <vector>
 
-namespace softfloat::matmul_detail {
+namespace softfloat::block_formats_detail {
 
 namespace {
 
@@ -163,4 +163,4 @@ void mx_matmul_exact_scalar(const MxRows& a, const MxRows& b, float* c, std::siz
   }
 }
 
-}  // namespace softfloat::matmul_detail
+}  // namespace softfloat::block_formats_detail

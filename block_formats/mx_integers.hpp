@@ -10,7 +10,7 @@
 
 #include "softfloat/mx.hpp"
 
-namespace softfloat::matmul_detail {
+namespace softfloat::block_formats_detail {
 
 // One operand as mx_matmul reads it, checked: `rows` rows of k values (k a multiple of
 // 32), row r's elements at elements + r * row_bytes, its k / 32 scales at
@@ -76,4 +76,4 @@ bool mx_amx_int8_supported();
 // range are computed by mx_matmul_exact_scalar.
 void mx_matmul_amx_int8(const MxRows& a, const MxRows& b, float* c, std::size_t m, std::size_t n, std::size_t k);
 
-}  // namespace softfloat::matmul_detail
+}  // namespace softfloat::block_formats_detail

@@ -7,7 +7,7 @@
 #include <cstddef>
 #include <cstdint>
 
-namespace softfloat::simd::detail {
+namespace softfloat::block_formats_detail {
 
 // The largest |x| of in[0, n) as float bits, sign cleared (NaN bits lie above
 // infinity's 0x7F800000): one reduction at the end, not one per block.
@@ -21,4 +21,10 @@ void mx_block_maxima(const float* in, std::size_t n, std::size_t block_size, std
 // the default floating-point environment).
 void mx_multiply_blocks(const float* in, std::size_t n, std::size_t block_size, const float* factors, float* out);
 
-}  // namespace softfloat::simd::detail
+// out[0, n) = in[0, n), out written with streaming stores where it is aligned to the
+// vector size (normal stores for the unaligned head and the tail), and a store fence at
+// the end, so that the values are visible to other threads as after normal stores (MX
+// dequantize of a large output).
+void stream_floats(const float* in, std::size_t n, float* out);
+
+}  // namespace softfloat::block_formats_detail

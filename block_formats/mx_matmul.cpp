@@ -24,7 +24,7 @@ void check_element(mx::Element element, const char* name) {
   bool known = false;
   for (mx::Element each : mx::kAllElements) known = known || each == element;
   if (!known) fail(std::string(name) + " has an unknown element kind " + std::to_string(int(element)));
-  if (matmul_detail::mx_integer_shift(element) < 0)
+  if (block_formats_detail::mx_integer_shift(element) < 0)
     fail(std::string(name) + " is " + std::string(mx::element_name(element)) +
          ": only mxfp4_e2m1, mxfp6_e2m3, mxfp6_e3m2 and mxint8 have block products exact in int32 (MXFP8 "
          "products need up to 64 bits and E4M3 / E5M2 have NaN elements); dequantize MXFP8 with "
@@ -32,7 +32,7 @@ void check_element(mx::Element element, const char* name) {
 }
 
 // The operand's rows, its buffers checked against rows x k values.
-matmul_detail::MxRows check_operand(const MxOperand& x, const char* name, std::size_t rows, const char* rows_name,
+block_formats_detail::MxRows check_operand(const MxOperand& x, const char* name, std::size_t rows, const char* rows_name,
                                     std::size_t k) {
   check_element(x.element, name);
   const std::size_t row_bytes = mx::element_bytes(x.element, k);
@@ -65,7 +65,7 @@ void check_shape(std::size_t m, std::size_t n, std::size_t k, const float* c) {
 bool kernel_applies(MxMatmulKernel kernel, mx::Element a, mx::Element b) {
   if (kernel == MxMatmulKernel::exact_scalar) return true;
   if (kernel != MxMatmulKernel::avx512_vnni && kernel != MxMatmulKernel::amx_int8) return false;
-  return mx_matmul_kernel_supported(kernel) && matmul_detail::mx_fits_int8(a) && matmul_detail::mx_fits_int8(b);
+  return mx_matmul_kernel_supported(kernel) && block_formats_detail::mx_fits_int8(a) && block_formats_detail::mx_fits_int8(b);
 }
 
 }  // namespace
@@ -81,8 +81,8 @@ std::string_view mx_matmul_kernel_name(MxMatmulKernel kernel) {
 }
 
 bool mx_matmul_kernel_supported(MxMatmulKernel kernel) {
-  if (kernel == MxMatmulKernel::avx512_vnni) return matmul_detail::mx_vnni_supported();
-  if (kernel == MxMatmulKernel::amx_int8) return matmul_detail::mx_amx_int8_supported();
+  if (kernel == MxMatmulKernel::avx512_vnni) return block_formats_detail::mx_vnni_supported();
+  if (kernel == MxMatmulKernel::amx_int8) return block_formats_detail::mx_amx_int8_supported();
   return true;
 }
 
@@ -101,8 +101,8 @@ MxMatmulKernel mx_matmul_path(mx::Element a, mx::Element b, std::size_t m, std::
 void mx_matmul(const MxOperand& a, const MxOperand& b_transposed, float* c, std::size_t m, std::size_t n,
                std::size_t k, MxMatmulKernel kernel) {
   check_shape(m, n, k, c);
-  const matmul_detail::MxRows a_rows = check_operand(a, "A", m, "m", k);
-  const matmul_detail::MxRows b_rows = check_operand(b_transposed, "B (transposed)", n, "n", k);
+  const block_formats_detail::MxRows a_rows = check_operand(a, "A", m, "m", k);
+  const block_formats_detail::MxRows b_rows = check_operand(b_transposed, "B (transposed)", n, "n", k);
   // C is written while the operands are still read: it must share no byte with them.
   const std::size_t c_bytes = m * n * sizeof(float);  // addressable: check_shape
   for (const auto& [x, rows, name] : {std::tuple{&a, m, "A"}, std::tuple{&b_transposed, n, "B (transposed)"}}) {
@@ -118,10 +118,10 @@ void mx_matmul(const MxOperand& a, const MxOperand& b_transposed, float* c, std:
          (mx_matmul_kernel_supported(kernel) ? " multiplies only mxfp4_e2m1, mxfp6_e2m3 and mxint8 elements"
                                              : " is not available on this CPU or build"));
   softfloat::detail::ScopedDefaultFloatEnvironment environment;
-  if (kernel == MxMatmulKernel::avx512_vnni) return matmul_detail::mx_matmul_vnni(a_rows, b_rows, c, m, n, k);
-  if (kernel == MxMatmulKernel::amx_int8) return matmul_detail::mx_matmul_amx_int8(a_rows, b_rows, c, m, n, k);
+  if (kernel == MxMatmulKernel::avx512_vnni) return block_formats_detail::mx_matmul_vnni(a_rows, b_rows, c, m, n, k);
+  if (kernel == MxMatmulKernel::amx_int8) return block_formats_detail::mx_matmul_amx_int8(a_rows, b_rows, c, m, n, k);
   matmul_detail::for_column_parts(n, 1, double(m) * double(n) * double(k), [&](std::size_t begin, std::size_t end) {
-    matmul_detail::mx_matmul_exact_scalar(a_rows, b_rows, c, n, 0, m, begin, end);
+    block_formats_detail::mx_matmul_exact_scalar(a_rows, b_rows, c, n, 0, m, begin, end);
   });
 }
 

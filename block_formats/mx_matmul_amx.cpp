@@ -28,7 +28,13 @@
 #include "matmul/amx_tiles.hpp"
 #include "matmul/column_parts.hpp"
 
-namespace softfloat::matmul_detail {
+namespace softfloat::block_formats_detail {
+
+// matmul/'s AMX tile set-up and column split, shared with the fp32 tile GEMM.
+using matmul_detail::amx_int8_usable;
+using matmul_detail::for_column_parts;
+using matmul_detail::TileLayout;
+using matmul_detail::TileSession;
 
 bool mx_amx_int8_supported() { return amx_int8_usable(); }
 
@@ -192,4 +198,4 @@ void mx_matmul_amx_int8(const MxRows&, const MxRows&, float*, std::size_t, std::
 
 #endif
 
-}  // namespace softfloat::matmul_detail
+}  // namespace softfloat::block_formats_detail

@@ -46,7 +46,7 @@
 #define SOFTFLOAT_HAVE_MX_VNNI 0
 #endif
 
-namespace softfloat::matmul_detail {
+namespace softfloat::block_formats_detail {
 
 bool mx_vnni_supported() {
 #if SOFTFLOAT_HAVE_MX_VNNI
@@ -57,6 +57,8 @@ bool mx_vnni_supported() {
 }
 
 #if SOFTFLOAT_HAVE_MX_VNNI
+using matmul_detail::for_column_parts;  // matmul/'s split of the columns over the pool
+
 namespace {
 
 constexpr std::size_t kRows = 6;      // rows of A per tile
@@ -247,4 +249,4 @@ void mx_matmul_vnni(const MxRows&, const MxRows&, float*, std::size_t, std::size
 
 #endif
 
-}  // namespace softfloat::matmul_detail
+}  // namespace softfloat::block_formats_detail

@@ -125,8 +125,8 @@ ExactValue decode_element(std::uint32_t code, Element element) {
   return value;
 }
 
-using block_detail::read_bits;
-using block_detail::write_bits;
+using block_formats_detail::read_bits;
+using block_formats_detail::write_bits;
 
 // The largest magnitude of a block as an ExactValue: NaN if any value is NaN, else
 // infinity if any is infinite, else the largest |x| (float comparisons of magnitudes

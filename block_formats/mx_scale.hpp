@@ -11,7 +11,7 @@
 
 #include "softfloat/mx.hpp"
 
-namespace softfloat::simd::detail {
+namespace softfloat::block_formats_detail {
 
 // What the rule needs to know of the element kind and the rule itself.
 struct MxScaleConstants {
@@ -97,4 +97,4 @@ inline float power_of_two(int e) {
   return std::bit_cast<float>(e >= -126 ? std::uint32_t(e + 127) << 23 : std::uint32_t{1} << (e + 149));
 }
 
-}  // namespace softfloat::simd::detail
+}  // namespace softfloat::block_formats_detail

@@ -128,6 +128,7 @@ TensorScales native_tensor_scales(float amax) {
 }
 
 namespace sd = softfloat::simd::detail;
+namespace bfd = softfloat::block_formats_detail;
 
 constexpr std::size_t kChunk = 2048;  // values per stack buffer: a multiple of 16
 constexpr std::size_t kChunkBlocks = kChunk / kBlockSize;
@@ -138,12 +139,12 @@ constexpr std::size_t kChunkBlocks = kChunk / kBlockSize;
 // the blocks' maxima needed, to leave out the blocks holding one. `maxima` has room
 // for kChunkBlocks entries.
 std::uint32_t finite_blocks_amax_bits(const float* in, std::size_t n, std::uint32_t* maxima) {
-  const std::uint32_t largest = sd::mx_max_magnitude_bits(in, n);
+  const std::uint32_t largest = bfd::mx_max_magnitude_bits(in, n);
   if (largest < 0x7F800000u) return largest;
   std::uint32_t amax_bits = 0;
   for (std::size_t i = 0; i < n; i += kChunk) {
     const std::size_t count = std::min(kChunk, n - i);
-    sd::mx_block_maxima(in + i, count, kBlockSize, maxima);
+    bfd::mx_block_maxima(in + i, count, kBlockSize, maxima);
     for (std::size_t b = 0; b < (count + kBlockSize - 1) / kBlockSize; ++b)
       if (maxima[b] < 0x7F800000u) amax_bits = std::max(amax_bits, maxima[b]);
   }
@@ -230,7 +231,7 @@ void quantize(const float* in, std::size_t n, std::uint8_t* elements, std::size_
     const std::size_t count = std::min(kChunk, n - i);
     const std::size_t blocks = (count + kBlockSize - 1) / kBlockSize;
     chunk_scales = scales + i / kBlockSize;
-    simd::detail::mx_block_maxima(in + i, count, kBlockSize, maxima);
+    block_formats_detail::mx_block_maxima(in + i, count, kBlockSize, maxima);
     bool any_special = false;
     for (std::size_t b = 0; b < blocks; ++b) {
       const bool special = maxima[b] >= 0x7F800000u;
@@ -246,7 +247,7 @@ void quantize(const float* in, std::size_t n, std::uint8_t* elements, std::size_
       const float factor = 1.0f / (block_values[b] * tensor.s_dec);
       block_values[b] = factor < kFloatMax ? factor : kFloatMax;
     }
-    simd::detail::mx_multiply_blocks(in + i, count, kBlockSize, block_values, scaled);
+    block_formats_detail::mx_multiply_blocks(in + i, count, kBlockSize, block_values, scaled);
     if (any_special) {
       for (std::size_t b = 0; b < blocks; ++b) {
         if (maxima[b] < 0x7F800000u) continue;
@@ -273,7 +274,7 @@ void dequantize(const std::uint8_t* elements, std::size_t element_bytes_have, co
     sd::dequantize_packed_prepared(element_decoding, 4, elements + i / 2, count, out + i);
     scale_decoding(scales + i / kBlockSize, blocks, factors);
     for (std::size_t b = 0; b < blocks; ++b) factors[b] = (factors[b] * tensor_amax) * kOneOver2688;
-    simd::detail::mx_multiply_blocks(out + i, count, kBlockSize, factors, out + i);
+    block_formats_detail::mx_multiply_blocks(out + i, count, kBlockSize, factors, out + i);
     // A NaN scale or amax, or an infinite factor (0 * infinity): NaN results become the
     // one quiet NaN, as in the scalar definition.
     for (std::size_t b = 0; b < blocks; ++b) {

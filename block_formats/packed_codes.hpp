@@ -9,7 +9,7 @@
 #include <cstddef>
 #include <cstdint>
 
-namespace softfloat::block_detail {
+namespace softfloat::block_formats_detail {
 
 inline std::uint32_t read_bits(const std::uint8_t* bytes, std::size_t i, int width) {
   std::uint32_t code = 0;
@@ -28,4 +28,4 @@ inline void write_bits(std::uint8_t* bytes, std::size_t i, int width, std::uint3
   }
 }
 
-}  // namespace softfloat::block_detail
+}  // namespace softfloat::block_formats_detail

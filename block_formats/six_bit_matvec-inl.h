@@ -39,7 +39,7 @@
 #include "matmul/float_vectors-inl.h"
 
 HWY_BEFORE_NAMESPACE();
-namespace softfloat::block_scaled_detail {
+namespace softfloat::block_formats_detail {
 namespace HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
 
@@ -233,7 +233,7 @@ HWY_NOINLINE void AccumulateSixBitRows(const float* x, const std::uint8_t* codes
 
 // NOLINTNEXTLINE(google-readability-namespace-comments)
 }  // namespace HWY_NAMESPACE
-}  // namespace softfloat::block_scaled_detail
+}  // namespace softfloat::block_formats_detail
 HWY_AFTER_NAMESPACE();
 
 #undef SOFTFLOAT_SIX_BIT_VECTORS

@@ -3,7 +3,7 @@
 // running sum in k order, each step one rounding of product plus sum to Acc
 // (round_to_format(exact(a * b + sum), Acc), nearest even), but the sums of a row's
 // columns sit in vector lanes and the rounding is the array conversion's
-// (simd/quantize-inl.h, round_trip's nearest-even loop) on a whole vector at once.
+// (simd/quantize_floats-inl.h, round_trip's nearest-even loop) on a whole vector at once.
 //
 // Why every step gives the scalar definition's bits, for inputs that are floats and an
 // Acc that double_input_via_float admits (M <= 21, smallest quantum >= 2^-147):

@@ -33,7 +33,7 @@
 #include <vector>
 
 #include "matmul/column_parts.hpp"
-#include "matmul/paths.hpp"
+#include "matmul/kernels.hpp"
 #include "runtime/float_environment.hpp"
 #include "simd/array_constants.hpp"
 #include "softfloat/arithmetic.hpp"

@@ -11,7 +11,7 @@
 #if HWY_ONCE
 #include <algorithm>
 
-#include "matmul/paths.hpp"
+#include "matmul/kernels.hpp"
 
 namespace softfloat::matmul_detail {
 

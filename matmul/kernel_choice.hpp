@@ -1,4 +1,4 @@
-// The kernel a matmul call takes (softfloat/matmul_path.hpp's MatmulKernel): the one
+// The kernel a matmul call takes (softfloat/matmul_summation.hpp's MatmulKernel): the one
 // decision that the entry point acts on and matmul_path() reports, so the two agree.
 #pragma once
 
@@ -6,7 +6,7 @@
 
 #include "matmul/code_matrix.hpp"
 #include "softfloat/format.hpp"
-#include "softfloat/matmul_path.hpp"
+#include "softfloat/matmul_summation.hpp"
 
 namespace softfloat::matmul_detail {
 

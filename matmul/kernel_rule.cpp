@@ -1,5 +1,5 @@
 // The rule behind MatmulSummation::fastest (kernel_rule.hpp), from what the CPU can do.
-// softfloat/matmul_path.hpp quotes it; each clause cites what bench_matmul measured, one
+// softfloat/matmul_summation.hpp quotes it; each clause cites what bench_matmul measured, one
 // thread, OpenBLAS sgemm / sgemv in the same process, GFLOP/s at 1024^3 (GEMM) and
 // ratios to sgemv at 1 x 8192 x 8192 (matrix-vector), E4M3 x E4M3 unless named.
 #include "matmul/kernel_rule.hpp"

@@ -1,6 +1,6 @@
 // Which kernels MatmulSummation::fastest takes on a CPU: a rule over what the CPU can do
 // (runtime/cpu_features.hpp, read once per process, under SOFTFLOAT_MAX_ISA), documented in
-// softfloat/matmul_path.hpp. A rule, never a timing: the pairs and FMA kernels give
+// softfloat/matmul_summation.hpp. A rule, never a timing: the pairs and FMA kernels give
 // different bits, and a CPU must always give the same ones.
 #pragma once
 

@@ -1,4 +1,4 @@
-// The public matmul entry points (softfloat/matmul.hpp, matmul_path.hpp): argument
+// The public matmul entry points (softfloat/matmul.hpp, matmul_summation.hpp): argument
 // checks, the process-wide default summation, the run of the kernel that
 // kernel_choice.hpp names for the sum S (the blocked GEMMs, the matrix-vector loops or
 // the general accumulator), matmul_path() reporting that same choice, and the alpha /
@@ -15,7 +15,7 @@
 #include "matmul/code_matrix.hpp"
 #include "matmul/column_parts.hpp"
 #include "matmul/kernel_choice.hpp"
-#include "matmul/paths.hpp"
+#include "matmul/kernels.hpp"
 #include "runtime/float_environment.hpp"
 #include "runtime/memory_checks.hpp"
 #include "softfloat/format_spec.hpp"

@@ -21,7 +21,7 @@
 #include "matmul/bf16_dot.hpp"
 #include "matmul/byte_decode.hpp"
 #include "matmul/kernel_rule.hpp"
-#include "matmul/paths.hpp"
+#include "matmul/kernels.hpp"
 #include "softfloat/simd.hpp"
 
 namespace softfloat::matmul_detail {

@@ -24,9 +24,4 @@ namespace softfloat::simd::detail {
 inline constexpr std::size_t kStreamMinBytes = std::size_t{16} << 20;
 inline bool stream_output(std::size_t bytes) { return bytes >= kStreamMinBytes; }
 
-// out[0, n) = in[0, n), out written with streaming stores where it is aligned to the
-// vector size (normal stores for the unaligned head and the tail), and a store fence at
-// the end, so that the values are visible to other threads as after normal stores.
-void stream_floats(const float* in, std::size_t n, float* out);
-
 }  // namespace softfloat::simd::detail

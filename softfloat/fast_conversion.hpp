@@ -9,7 +9,7 @@
 //   double -> code: encode_normal, then encode_nearest;
 //   code -> float: a table of round_to_format's results for formats of up to 8 bits,
 //     decode_branch_free for wider IEEE formats, else fast_decode for normal codes.
-// The base formulas are the SIMD fast path's for one value (simd/quantize-inl.h has
+// The base formulas are the SIMD fast path's for one value (simd/quantize_floats-inl.h has
 // the derivation); fast_float_path applies to formats whose normal range is inside
 // fp32's, with 1 <= M <= 22 and a zero code:
 //

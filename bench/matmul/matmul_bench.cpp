@@ -4,7 +4,7 @@
 // threads, so that the two-thread scaling is measured beside it:
 //   square E4M3 x E4M3 and BF16 x BF16 at 256 .. 2048 beside cblas_sgemm (GFLOP/s),
 //   in each summation ("summation:0" fastest, the default: the kernel the CPU's row of
-//   the table in softfloat/matmul_path.hpp names; "summation:1" in order, the FMA
+//   the table in softfloat/matmul_summation.hpp names; "summation:1" in order, the FMA
 //   chain; "summation:2" pairs of products by vdpbf16ps where the CPU has it;
 //   "summation:3" AMX tiles where the CPU and system allow them), with
 //   the FLOPs per word of main-memory traffic that the blocking moves

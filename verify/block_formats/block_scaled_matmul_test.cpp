@@ -25,7 +25,7 @@
 namespace softfloat {
 namespace {
 
-using block_detail::read_bits;
+using block_formats_detail::read_bits;
 
 struct Shape {
   std::size_t m, k, n;
@@ -69,7 +69,7 @@ std::vector<float> weight_values(const BlockScaledWeights& w) {
       } else if (w.scaling == WeightScaling::mx) {
         // One element with its block's scale through the scalar MX definition.
         std::uint8_t packed[1] = {0};
-        block_detail::write_bits(packed, 0, bits, code);
+        block_formats_detail::write_bits(packed, 0, bits, code);
         const std::uint8_t scale = w.scales[p / 32 * w.n + j];
         mx::scalar_dequantize(packed, 1, &scale, 1, 1, &values[p * w.n + j], w.element);
       } else {
@@ -166,7 +166,7 @@ TEST_P(BlockScaledEveryTarget, EveryCodeAndExtremeScales) {
   const std::size_t k = 160, n = 64;
   std::vector<std::uint8_t> elements(k * n / 2, 0);
   for (std::size_t p = 0; p < k; ++p)
-    for (std::size_t j = 0; j < n; ++j) block_detail::write_bits(elements.data() + p * n / 2, j, 4, (j + p) % 16);
+    for (std::size_t j = 0; j < n; ++j) block_formats_detail::write_bits(elements.data() + p * n / 2, j, 4, (j + p) % 16);
   std::vector<float> x(k);
   for (std::size_t p = 0; p < k; ++p) x[p] = 0.25f + float(p % 7) / 8;
   const std::uint8_t mx_codes[] = {0x00, 0xFE, 0x7F, 0xFF, 0x70, 0x85, 0x01, 0x7A};
@@ -199,7 +199,7 @@ TEST_P(BlockScaledEveryTarget, EveryScaleCode) {
     const std::size_t row_bytes = mx::element_bytes(mx::Element::fp4_e2m1, n);
     std::vector<std::uint8_t> elements(k * row_bytes, 0), scales(2 * n);
     for (std::size_t p = 0; p < k; ++p)
-      for (std::size_t j = 0; j < n; ++j) block_detail::write_bits(elements.data() + p * row_bytes, j, 4, (j + p) % 16);
+      for (std::size_t j = 0; j < n; ++j) block_formats_detail::write_bits(elements.data() + p * row_bytes, j, 4, (j + p) % 16);
     for (std::size_t j = 0; j < 2 * n; ++j) scales[j] = std::uint8_t(j % 256);
     std::vector<float> x(k);
     for (std::size_t p = 0; p < k; ++p) x[p] = 0.5f + float(p % 5) / 4;
@@ -248,7 +248,7 @@ TEST_P(BlockScaledEveryTarget, SixBitEveryCodeAndEveryScale) {
         std::vector<std::uint8_t> elements(k * row_bytes, 0), scales(3 * n);
         for (std::size_t p = 0; p < k; ++p)
           for (std::size_t j = 0; j < n; ++j)
-            block_detail::write_bits(elements.data() + p * row_bytes, j, 6, std::uint8_t((j + 5 * p) % 64));
+            block_formats_detail::write_bits(elements.data() + p * row_bytes, j, 6, std::uint8_t((j + 5 * p) % 64));
         // Targets without FMA round each product first: there scales up to 2^100 only, so
         // that every product (x and the elements have few bits) stays exact and finite.
         const std::size_t codes = rounds_products_first(GetParam()) ? 228 : 256;

@@ -1,6 +1,6 @@
 // In-place calls (out == in): allowed where input and output elements have one size
 // (float <-> uint32_t codes, float -> float) and then bit for bit the out-of-place result
-// (itself checked against the scalar definition in verify/simd and verify/mx); refused,
+// (itself checked against the scalar definition in verify/simd and verify/block_formats); refused,
 // naming the function, wherever the sizes differ or the ranges overlap otherwise.
 #include <gtest/gtest.h>
 

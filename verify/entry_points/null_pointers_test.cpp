@@ -113,7 +113,7 @@ TEST(BlockSizes, ZeroOrSplittingAByteIsRefused) {
     expect_invalid([&] { mx::scalar_round_trip(values.data(), 64, values.data(), element, options); }, multiple);
   }
   // Any block size of the 8-bit kinds divides a byte: 3 is valid there and tested
-  // against the scalar definition in verify/mx.
+  // against the scalar definition in verify/block_formats.
   mx::Options three;
   three.block_size = 3;
   EXPECT_NO_THROW(mx::round_trip(values.data(), 64, values.data(), mx::Element::fp8_e4m3, three));

@@ -1,7 +1,7 @@
 // Fuzz target: round_to_format() on exact values and the runtime arithmetic (add,
 // subtract, multiply, divide, fma, sqrt) on operand codes, in formats with random
 // exponent and mantissa widths, bias and conventions, every deterministic rounding mode
-// and both overflow policies, against the MPFR reference (verify/reference). An
+// and both overflow policies, against the MPFR reference (reference/). An
 // operation with a NaN operand must give a NaN (which one is the propagation rule,
 // pinned by the unit tests, not MPFR's: MPFR's NaN has no sign or payload).
 #include <mpfr.h>

@@ -22,7 +22,7 @@
 #include <vector>
 
 #include "matmul/code_matrix.hpp"
-#include "matmul/paths.hpp"
+#include "matmul/kernels.hpp"
 #include "softfloat/softfloat.hpp"
 #include "verify/matmul/matmul_test_support.hpp"
 #include <hwy/tests/hwy_gtest.h>

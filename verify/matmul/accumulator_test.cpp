@@ -1,7 +1,7 @@
 // matmul with a low-precision accumulator (Acc = BF16, FP16, E5M2): element for element
 // the definition, the plain loop over softfloat's scalar fma in k order; that loop
 // spot-checked against a chain of MPFR fused multiply-adds rounded to Acc by the MPFR
-// reference (verify/reference); the fp64 bound with u = 2^-8 (BF16) / 2^-11 (FP16); and
+// reference (reference/); the fp64 bound with u = 2^-8 (BF16) / 2^-11 (FP16); and
 // matmul's vector path against that MPFR chain on adversarial inputs; the stagnation
 // that an all-positive k = 4096 sum shows in BF16 (relative error above
 // 1e-2) and FP32 accumulation avoids (below 1e-5). A few seconds in Release.

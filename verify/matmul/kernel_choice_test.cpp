@@ -1,4 +1,4 @@
-// Which kernel a matmul call takes (softfloat/matmul_path.hpp):
+// Which kernel a matmul call takes (softfloat/matmul_summation.hpp):
 //   - the rule behind MatmulSummation::fastest, every branch, on synthetic capability
 //     sets (and under each SOFTFLOAT_MAX_ISA ceiling);
 //   - this CPU's decision, printed, equal to the rule's answer for its capabilities;
@@ -19,7 +19,7 @@
 #include "matmul/bf16_dot.hpp"
 #include "matmul/code_matrix.hpp"
 #include "matmul/kernel_rule.hpp"
-#include "matmul/paths.hpp"
+#include "matmul/kernels.hpp"
 #include "softfloat/softfloat.hpp"
 #include "verify/matmul/matmul_test_support.hpp"
 

@@ -19,7 +19,7 @@
 #include "matmul/code_matrix.hpp"
 #include "matmul/loop_nest.hpp"
 #include "matmul/packing.hpp"
-#include "matmul/paths.hpp"
+#include "matmul/kernels.hpp"
 #include "softfloat/softfloat.hpp"
 #include "verify/matmul/matmul_test_support.hpp"
 

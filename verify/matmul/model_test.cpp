@@ -20,7 +20,7 @@
 #include "matmul/amx_gemm.hpp"
 #include "matmul/bf16_dot.hpp"
 #include "matmul/loop_nest.hpp"
-#include "matmul/paths.hpp"
+#include "matmul/kernels.hpp"
 #include "softfloat/matmul.hpp"
 #include "softfloat/matmul_model.hpp"
 

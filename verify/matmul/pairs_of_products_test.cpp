@@ -22,7 +22,7 @@
 
 #include "matmul/bf16_dot.hpp"
 #include "matmul/code_matrix.hpp"
-#include "matmul/paths.hpp"
+#include "matmul/kernels.hpp"
 #include "softfloat/softfloat.hpp"
 #include "verify/matmul/matmul_test_support.hpp"
 

@@ -1,4 +1,4 @@
-// The summation order as a parameter of each matmul call (softfloat/matmul_path.hpp):
+// The summation order as a parameter of each matmul call (softfloat/matmul_summation.hpp):
 //   - a call that names its order gets it, whatever the process-wide default says, in
 //     the typed and the runtime forms; a call that names none gets the default;
 //   - two threads multiplying the same operands at once, one in order and one by pairs

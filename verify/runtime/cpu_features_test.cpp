@@ -19,7 +19,7 @@
 #include "matmul/bf16_dot.hpp"
 #include "simd/hardware_shortcuts.hpp"
 #include "softfloat/matmul.hpp"
-#include "softfloat/matmul_path.hpp"
+#include "softfloat/matmul_summation.hpp"
 #include "softfloat/mx.hpp"
 #include "softfloat/nvfp4.hpp"
 #include "softfloat/simd.hpp"

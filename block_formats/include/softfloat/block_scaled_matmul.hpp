@@ -79,7 +79,7 @@
 #include <span>
 #include <vector>
 
-#include "softfloat/matmul_path.hpp"
+#include "softfloat/matmul_summation.hpp"
 #include "softfloat/mx.hpp"
 #include "softfloat/rounding.hpp"
 
