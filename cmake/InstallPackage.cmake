@@ -27,7 +27,7 @@ string(REGEX REPLACE "/$" "" pc_prefix_from_pcfiledir "${pc_prefix_from_pcfiledi
 configure_file(cmake/softfloat.pc.in ${CMAKE_CURRENT_BINARY_DIR}/softfloat.pc @ONLY)
 install(FILES ${CMAKE_CURRENT_BINARY_DIR}/softfloat.pc DESTINATION ${pkg_config_dir} COMPONENT library)
 
-# The component verify: only where the MPFR reference was built (verify/reference/).
+# The component verify: only where the MPFR reference was built (reference/).
 if(TARGET softfloat_verify)
   install(EXPORT softfloatVerifyTargets NAMESPACE softfloat:: DESTINATION ${cmake_package_dir} COMPONENT verify)
   install(FILES cmake/FindMPFR.cmake DESTINATION ${cmake_package_dir} COMPONENT verify)
