@@ -104,21 +104,41 @@ Shape read_shape(const py::object& shape_argument, std::size_t default_count, co
   return shape;
 }
 
+// Densely packed codes as dequantize and unpack_codes read them: a uint8 array holding
+// at least the bytes that the shape's count of width-bit codes takes (shape None: as
+// many codes as the bytes hold).
+struct PackedInput {
+  const std::uint8_t* data;
+  std::size_t bytes;
+  Shape shape;
+  std::size_t count;
+  py::array owner;  // keeps data alive
+};
+
+PackedInput read_packed_input(const py::handle& object, int width, const py::object& shape_argument,
+                              const char* function) {
+  const CodeInput input = read_code_input(object, function, false);
+  if (input.code_bytes != 1)
+    throw py::type_error(std::string("softfloat.") + function + ": packed codes are bytes (uint8), got " +
+                         dtype_name(input.array));
+  const std::size_t bytes = input.size;
+  Shape shape = read_shape(shape_argument, bytes * 8 / std::size_t(width), function);
+  const std::size_t n = element_count(shape);
+  const std::size_t need = packed_bytes(width, n);
+  if (need > bytes)
+    throw py::value_error(std::string("softfloat.") + function + ": " + std::to_string(n) + " packed " +
+                          std::to_string(width) + "-bit codes take " + std::to_string(need) +
+                          " bytes; the array has " + std::to_string(bytes));
+  return {static_cast<const std::uint8_t*>(input.data()), bytes, std::move(shape), n, input.array};
+}
+
 py::array dequantize_packed(const py::handle& codes, const Format& format, const py::object& shape_argument,
                             bool to_double) {
   const int width = packed_width(format, "dequantize");
-  const CodeInput input = read_code_input(codes, "dequantize", false);
-  if (input.code_bytes != 1)
-    throw py::type_error("softfloat.dequantize: packed codes are bytes (uint8), got " +
-                         dtype_name(input.array));
-  const std::size_t bytes = input.size;
-  const Shape shape = read_shape(shape_argument, bytes * 8 / std::size_t(width), "dequantize");
-  const std::size_t n = element_count(shape);
-  if (simd::packed_size(format, n) > bytes)
-    throw py::value_error("softfloat.dequantize: " + std::to_string(n) + " packed " + std::to_string(width) +
-                          "-bit codes take " + std::to_string(simd::packed_size(format, n)) + " bytes; the array has " +
-                          std::to_string(bytes));
-  const auto* in = static_cast<const std::uint8_t*>(input.data());
+  const PackedInput packed = read_packed_input(codes, width, shape_argument, "dequantize");
+  const std::uint8_t* in = packed.data;
+  const std::size_t bytes = packed.bytes, n = packed.count;
+  const Shape& shape = packed.shape;
   if (!to_double) {
     auto out = new_array<float>(shape);
     float* result = mutable_data(out);
@@ -178,20 +198,11 @@ py::array pack(const py::object& codes, int bits) {
 
 py::array unpack(const py::object& packed, int bits, const py::object& shape_argument) {
   const int width = read_width(bits, "unpack_codes");
-  const CodeInput input = read_code_input(packed, "unpack_codes", false);
-  if (input.code_bytes != 1)
-    throw py::type_error("softfloat.unpack_codes: packed codes are bytes (uint8), got " +
-                         dtype_name(input.array));
-  const std::size_t bytes = input.size;
-  const Shape shape = read_shape(shape_argument, bytes * 8 / std::size_t(width), "unpack_codes");
-  const std::size_t n = element_count(shape);
-  const std::size_t need = packed_bytes(width, n);
-  if (need > bytes)
-    throw py::value_error("softfloat.unpack_codes: " + std::to_string(n) + " codes of " + std::to_string(width) +
-                          " bits take " + std::to_string(need) + " bytes; the array has " + std::to_string(bytes));
-  auto out = new_array<std::uint8_t>(shape);
+  const PackedInput input = read_packed_input(packed, width, shape_argument, "unpack_codes");
+  const std::uint8_t* in = input.data;
+  const std::size_t bytes = input.bytes, n = input.count;
+  auto out = new_array<std::uint8_t>(input.shape);
   std::uint8_t* result = mutable_data(out);
-  const auto* in = static_cast<const std::uint8_t*>(input.data());
   run_without_gil(n, [&] { unpack_codes(in, bytes, n, width, result); });
   return out;
 }

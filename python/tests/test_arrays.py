@@ -226,6 +226,10 @@ def test_bad_options_raise_value_error():
         softfloat.dequantize(np.zeros(3, np.uint8), "bf16")
     with pytest.raises(ValueError, match="5 packed 4-bit codes take 3 bytes; the array has 2"):
         softfloat.dequantize(np.zeros(2, np.uint8), "e2m1", packed=True, shape=5)
+    with pytest.raises(ValueError, match=r"softfloat\.unpack_codes: 3 packed 6-bit codes take 3 bytes; the array has 2"):
+        softfloat.unpack_codes(np.zeros(2, np.uint8), 6, 3)
+    with pytest.raises(TypeError, match=r"softfloat\.unpack_codes: packed codes are bytes \(uint8\), got uint16"):
+        softfloat.unpack_codes(np.zeros(2, np.uint16), 4)
     with pytest.raises(ValueError, match="shape= is for packed codes"):
         softfloat.dequantize(np.zeros(2, np.uint8), "e2m1", shape=2)
     with pytest.raises(ValueError, match=r"seed must lie in \[0, 2\*\*64\)"):
