@@ -87,8 +87,10 @@ HWY_INLINE hn::Vec<MxDI> MaxMagnitudeBits(const float* HWY_RESTRICT in, std::siz
 }
 
 #if HWY_TARGET != HWY_SCALAR
-// Blocks handled together by the group paths below: one per lane. On the x86 targets
-// (and EMU128) the lane count is a compile-time constant.
+// Blocks handled together by the group paths below: one per lane. On the x86 targets,
+// NEON and EMU128 the lane count is a compile-time constant; on SVE MaxLanes is only
+// the bound for the longest vectors the architecture allows (64 floats), and the group
+// paths run only where the vectors have that length (WholeBlockGroups).
 constexpr std::size_t kGroupBlocks = hn::MaxLanes(MxDF());
 
 // The lane-wise largest magnitude bits over a block of `block_size` values, a multiple of
@@ -129,8 +131,12 @@ HWY_INLINE hn::Vec<MxDI> FoldedBlockMaxima(const float* HWY_RESTRICT in, std::si
 
 // Whether the group paths take blocks of this size, and how many whole groups of
 // blocks of in[0, n) they cover (written as a division so that nothing overflows).
+// FoldedBlockMaxima folds kGroupBlocks blocks into one vector of that many lanes, so
+// on SVE vectors shorter than the longest (qemu's 512 bits: 16 lanes, not 64) every
+// block takes the one-block path.
 HWY_INLINE std::size_t WholeBlockGroups(std::size_t n, std::size_t block_size) {
-  if (block_size % hn::Lanes(MxDF()) != 0) return 0;
+  const std::size_t lanes = hn::Lanes(MxDF());
+  if (lanes != kGroupBlocks || block_size % lanes != 0) return 0;
   return n / kGroupBlocks / block_size;
 }
 #endif
