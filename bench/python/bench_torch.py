@@ -6,9 +6,12 @@ torch's own x.bfloat16().float() and by integer ops (add 0x7FFF plus the kept la
 clear the low half), E4M3 by torch.frexp and by log2 / floor (as microxcaling computes
 exponents), the NumPy module on the same memory, MX and NVFP4 blocks; then a Linear
 forward of 1024 x 1024 x 1024 with E4M3 inputs and an fp32 accumulator against torch's
-own fp32 and bf16 F.linear. Each row is the median of --runs calls in milliseconds, with its
-ratio to the row it is compared with. Debian's torch multiplies through OpenBLAS, so
-OPENBLAS_NUM_THREADS=1 is set before torch is imported; the thread counts are printed.
+own fp32 and bf16 F.linear, and the module softfloat.torch.Linear with E4M3 weights
+(inputs in float32, or in E4M3 too) at the default summation. Each row is the median
+of --runs calls in milliseconds, with its ratio to the row it is compared with. torch
+runs on one thread (torch.set_num_threads(1)); a torch that multiplies through
+OpenBLAS reads OPENBLAS_NUM_THREADS, so it is set to 1 before torch is imported; the
+thread counts are printed.
 
     PYTHONPATH=build/python .venv/bin/python bench/python/bench_torch.py
 """
@@ -136,6 +139,14 @@ def main():
                                     max(3, args.runs // 2))
     softfloat.set_matmul_summation("fastest")
     best = min(ours, key=ours.get)
+    # The module as a user builds it: nn.Linear's layout, E4M3 weights, default summation;
+    # the input in float32 as it is, or rounded to E4M3 too.
+    modules = {}
+    with torch.no_grad():
+        for inputs in (None, "e4m3"):
+            layer = sft.Linear(size, size, bias=False, weight="e4m3", input=inputs)
+            layer.weight.copy_(w)
+            modules[inputs or "fp32"] = median_ms(lambda: layer(a), max(3, args.runs // 2))
     print(f"\nLinear forward {size} x {size} x {size}, one thread")
     print(f"{'torch F.linear fp32':<52} {linear_ms:>9.2f} ms {flops / linear_ms / 1e6:>8.1f} GFLOP/s")
     print(f"{'torch F.linear bf16':<52} {linear_bf16_ms:>9.2f} ms {flops / linear_bf16_ms / 1e6:>8.1f} GFLOP/s")
@@ -143,6 +154,10 @@ def main():
         kernel = softfloat.matmul_path("e4m3", "e4m3", size, size, size, summation=summation)
         print(f"{'sft.linear e4m3 inputs, fp32 acc, ' + summation:<52} {ms:>9.2f} ms {flops / ms / 1e6:>8.1f} GFLOP/s"
               f"  {linear_ms / ms:.2f}x F.linear fp32 speed, {linear_bf16_ms / ms:.2f}x bf16 ({kernel})")
+    for inputs, ms in modules.items():
+        kernel = softfloat.matmul_path("e4m3" if inputs == "e4m3" else "fp32", "e4m3", size, size, size)
+        print(f"{'sft.Linear(weight=e4m3, input=' + inputs + ')':<52} {ms:>9.2f} ms {flops / ms / 1e6:>8.1f} GFLOP/s"
+              f"  {linear_ms / ms:.2f}x F.linear fp32 speed ({kernel})")
     print(f"fastest summation order here: {best}")
 
 

@@ -29,6 +29,15 @@ matvec_avx2="SOFTFLOAT_MAX_ISA=avx2 OPENBLAS_CORETYPE=Haswell $matvec"
 # rounding beside memcpy, on one thread and on the library's two.
 out_of_cache="${BUILD:-build}/bench/simd/bench_simd_conversion --benchmark_filter='^(memcpy_fp32|(round_trip|round_trip_stochastic|quantize_stochastic)/(fp16|bf16|e5m2|e4m3))/67108864\$' --benchmark_min_time=0.3 --benchmark_repetitions=5 --benchmark_report_aggregates_only=true"
 out_of_cache_threads="SOFTFLOAT_NUM_THREADS=2 $out_of_cache"
+# Square GEMMs, one thread, E4M3 and BF16 codes at the default summation (fastest: AMX
+# tiles where usable) and in order, beside sgemm on the same values; one JSON per size,
+# since each size has its own sgemm row; 1024 again under the AVX2 ceiling.
+gemm() {  # gemm SIZE: the command for one size
+  echo "${BUILD:-build}/bench/matmul/bench_matmul --benchmark_filter='^(matmul_(e4m3_x_e4m3|bf16_x_bf16)/n:$1/threads:1/summation:[01]|openblas_sgemm/n:$1/threads:1)/' --benchmark_min_time=0.5 --benchmark_repetitions=3 --benchmark_report_aggregates_only=true"
+}
+gemm_1024=$(gemm 1024)
+gemm_2048=$(gemm 2048)
+gemm_1024_avx2="SOFTFLOAT_MAX_ISA=avx2 OPENBLAS_CORETYPE=Haswell $gemm_1024"
 
 if [[ ${2:-} != --from-json ]]; then
   bash -c "$small_calls --benchmark_format=json" >"$data/small_calls.json"
@@ -36,6 +45,9 @@ if [[ ${2:-} != --from-json ]]; then
   bash -c "$matvec_avx2 --benchmark_format=json" >"$data/matvec_avx2.json"
   bash -c "$out_of_cache --benchmark_format=json" >"$data/out_of_cache.json"
   bash -c "$out_of_cache_threads --benchmark_format=json" >"$data/out_of_cache_threads.json"
+  bash -c "$gemm_1024 --benchmark_format=json" >"$data/gemm_1024.json"
+  bash -c "$gemm_2048 --benchmark_format=json" >"$data/gemm_2048.json"
+  bash -c "$gemm_1024_avx2 --benchmark_format=json" >"$data/gemm_1024_avx2.json"
 fi
 
 {
@@ -62,5 +74,15 @@ fi
   echo
   "$python" scripts/bench_report.py "$data/out_of_cache_threads.json" --baseline 'memcpy_fp32/{size}' \
     --title 'Out of cache, 2^26 values, two threads (memcpy: one)' --command "$out_of_cache_threads"
+  # Pages measured before the GEMM tables existed have no gemm_*.json.
+  for table in "1024#$gemm_1024#Square GEMM, 1024^3, one thread (speed-up over OpenBLAS sgemm)" \
+               "2048#$gemm_2048#Square GEMM, 2048^3, one thread (speed-up over OpenBLAS sgemm)" \
+               "1024_avx2#$gemm_1024_avx2#Square GEMM, 1024^3, under SOFTFLOAT_MAX_ISA=avx2 and OpenBLAS Haswell kernels"; do
+    IFS='#' read -r suffix command title <<<"$table"
+    [[ -f $data/gemm_$suffix.json ]] || continue
+    echo
+    "$python" scripts/bench_report.py "$data/gemm_$suffix.json" --speedup \
+      --baseline "openblas_sgemm/n:${suffix%_avx2}/threads:1/real_time" --title "$title" --command "$command"
+  done
 } >"$page"
 echo "wrote $page"
