@@ -10,7 +10,10 @@
 // in-register table lookup:
 //   16 or more lanes (AVX-512): vpermps on the 16 E2M1 values, signs included;
 //   8 lanes (AVX2): vpermps on the 8 magnitudes {0, 0.5, 1, 1.5, 2, 3, 4, 6}, then the
-//     sign bit (code bit 3) moved to bit 31 and ORed in;
+//     sign bit (code bit 3) moved to bit 31 and ORed in. vpermps reads the low 3 bits of
+//     each index, and the bytes are sign-extended (LoadCodeBytes), so that bit 31 of
+//     the lane already is the high nibble's sign: four operations a nibble, no masks
+//     before the lookup (six with them);
 //   fewer lanes (SSE4, NEON, scalar): a gather from the 16-entry table.
 // Worked value: byte 0xA3 = columns (0x3, 0xA): 0x3 is +1.5, 0xA is -(magnitude 2) = -1.
 // Each decoded value is multiplied by its column's block scale (exact, as the header
@@ -83,21 +86,54 @@ HWY_INLINE void LoadScales(const std::uint8_t* HWY_RESTRICT scale_codes, std::si
   s_odd = ScaleValues<kKind>(du, hn::ShiftRight<8>(pair));
 }
 
-// The running sums of one vector of bytes (2 lanes of columns each): the two nibbles
-// decoded, times their scales (kScaled), fused into the sums by the row's activation.
+#if HWY_ARCH_X86 && HWY_TARGET == HWY_AVX2
+#define SOFTFLOAT_E2M1_SIGN_EXTENDED 1
+#else
+#define SOFTFLOAT_E2M1_SIGN_EXTENDED 0
+#endif
+
+// One code byte per 32-bit lane, the bytes at `at`: sign-extended where E2m1Step reads
+// the high nibble's sign from bit 31 (AVX2), else zero-extended.
+HWY_INLINE VU LoadCodeBytes(const std::uint8_t* HWY_RESTRICT at) {
+  const DU du;
+#if SOFTFLOAT_E2M1_SIGN_EXTENDED
+  const hn::RebindToSigned<DU> di;
+  const hn::Rebind<std::int8_t, DU> d8;
+  return hn::BitCast(du, hn::PromoteTo(di, hn::LoadU(d8, reinterpret_cast<const std::int8_t*>(at))));
+#else
+  return hn::PromoteTo(du, hn::LoadU(hn::Rebind<std::uint8_t, DU>(), at));
+#endif
+}
+
+// The running sums of one vector of bytes (2 lanes of columns each, from LoadCodeBytes):
+// the two nibbles decoded, times their scales (kScaled), fused into the sums by the
+// row's activation.
 template <bool kScaled>
 HWY_INLINE void E2m1Step(VF table, const float* values16, VU byte, VF activation, VF s_even, VF s_odd,
                          VF& sum_even, VF& sum_odd) {
   const DU du;
+#if HWY_ARCH_X86 && HWY_TARGET <= HWY_AVX3
   // AVX-512's vpermps reads the low 4 bits of each index: the high nibble need not be
   // cleared there (Highway's TableLookupLanes asks for indices below 16, so the raw
   // instruction).
-#if HWY_ARCH_X86 && HWY_TARGET <= HWY_AVX3
   VF w_even = VF{_mm512_permutexvar_ps(byte.raw, table.raw)};
+  VF w_odd = E2m1Decode(table, values16, hn::ShiftRight<4>(byte));
+#elif SOFTFLOAT_E2M1_SIGN_EXTENDED
+  // AVX2's vpermps reads the low 3 bits of each index, the magnitude's; the sign of the
+  // low nibble is bit 3 (shifted up to 31), of the high nibble bit 7, which sign
+  // extension copied to bit 31. Worked value: byte 0xA3 extends to 0xFFFFFFA3; low
+  // index 3 -> 1.5, bit 31 of 0xA3 << 28 = 0x30000000 is clear: +1.5; high index
+  // 0xFFFFFFA3 >> 4 = 0x0FFFFFFA, low 3 bits 2 -> 1, bit 31 of the byte set: -1.
+  const DF df;
+  const VU sign_bit = hn::Set(du, 0x80000000u);
+  VF w_even = hn::Or(VF{_mm256_permutevar8x32_ps(table.raw, byte.raw)},
+                     hn::BitCast(df, hn::And(hn::ShiftLeft<28>(byte), sign_bit)));
+  VF w_odd = hn::Or(VF{_mm256_permutevar8x32_ps(table.raw, hn::ShiftRight<4>(byte).raw)},
+                    hn::BitCast(df, hn::And(byte, sign_bit)));
 #else
   VF w_even = E2m1Decode(table, values16, hn::And(byte, hn::Set(du, 0xFu)));
-#endif
   VF w_odd = E2m1Decode(table, values16, hn::ShiftRight<4>(byte));
+#endif
   if constexpr (kScaled) {
     w_even = hn::Mul(w_even, s_even);
     w_odd = hn::Mul(w_odd, s_odd);
@@ -120,8 +156,6 @@ HWY_INLINE void AccumulateE2m1RowsOf(const float* HWY_RESTRICT x, const std::uin
                                      float* HWY_RESTRICT even, float* HWY_RESTRICT odd) {
   constexpr bool kScaled = kKind != ScaleKind::none;
   const DF df;
-  const DU du;
-  const hn::Rebind<std::uint8_t, DU> d8;
   const D1 d1;
   const VF table = E2m1Table(values16);
   const std::size_t lanes = hn::Lanes(df);
@@ -153,12 +187,12 @@ HWY_INLINE void AccumulateE2m1RowsOf(const float* HWY_RESTRICT x, const std::uin
         const std::uint8_t* HWY_RESTRICT at = codes + p * stride + i;
         for (std::size_t r = 0; r < rows; ++r, at += stride) {
           const VF activation = hn::Set(df, x[p + r]);
-          E2m1Step<kScaled>(table, values16, hn::PromoteTo(du, hn::LoadU(d8, at)), activation, se0, so0, e0, o0);
-          E2m1Step<kScaled>(table, values16, hn::PromoteTo(du, hn::LoadU(d8, at + lanes)), activation, se1, so1, e1,
+          E2m1Step<kScaled>(table, values16, LoadCodeBytes(at), activation, se0, so0, e0, o0);
+          E2m1Step<kScaled>(table, values16, LoadCodeBytes(at + lanes), activation, se1, so1, e1,
                             o1);
-          E2m1Step<kScaled>(table, values16, hn::PromoteTo(du, hn::LoadU(d8, at + 2 * lanes)), activation, se2, so2,
+          E2m1Step<kScaled>(table, values16, LoadCodeBytes(at + 2 * lanes), activation, se2, so2,
                             e2, o2);
-          E2m1Step<kScaled>(table, values16, hn::PromoteTo(du, hn::LoadU(d8, at + 3 * lanes)), activation, se3, so3,
+          E2m1Step<kScaled>(table, values16, LoadCodeBytes(at + 3 * lanes), activation, se3, so3,
                             e3, o3);
         }
         hn::StoreU(e0, df, even + i), hn::StoreU(e1, df, even + i + lanes);
@@ -172,7 +206,7 @@ HWY_INLINE void AccumulateE2m1RowsOf(const float* HWY_RESTRICT x, const std::uin
         if constexpr (kScaled) LoadScales<kKind>(scale_codes, i, s_even, s_odd);
         const std::uint8_t* HWY_RESTRICT at = codes + p * stride + i;
         for (std::size_t r = 0; r < rows; ++r, at += stride)
-          E2m1Step<kScaled>(table, values16, hn::PromoteTo(du, hn::LoadU(d8, at)), hn::Set(df, x[p + r]), s_even,
+          E2m1Step<kScaled>(table, values16, LoadCodeBytes(at), hn::Set(df, x[p + r]), s_even,
                             s_odd, sum_even, sum_odd);
         hn::StoreU(sum_even, df, even + i);
         hn::StoreU(sum_odd, df, odd + i);

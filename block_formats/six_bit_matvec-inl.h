@@ -18,7 +18,10 @@
 //     low 5 bits of each index), and the sign moved to bit 31 by a second shift;
 //   elsewhere by fields (as byte_decode's fp32 rule): normal g (exponent field e > 0)
 //     has the fp32 bits (g << (23 - M)) + ((127 - bias) << 23), subnormal g is
-//     float(g) * 2^(1 - bias - M), exact; the sign ORed in at bit 31.
+//     float(g << (23 - M)) * 2^(-22 - bias), exact (g << (23 - M) < 2^23, and the
+//     product is the format's subnormal, a normal fp32); the sign ORed in at bit 31.
+//     Both read g << (23 - M), which one shift of the group by 23 - M - 6j (at least 2
+//     for j <= 3 and M <= 3) and a mask give, without moving the code down first.
 // Worked value (E2M3, M = 3, bias 1): code 0x2B = sign 1, g = 0b01011 (e 1, m 3):
 //   (11 << 20) + (126 << 23) = 0x3FB00000 = 1.375, so -1.375 = -(1 + 3/8) * 2^0.
 // Each value times its column's block scale (exact), then y = MulAdd(x[p], w, y): the
@@ -31,6 +34,7 @@
 #define SOFTFLOAT_BLOCK_FORMATS_SIX_BIT_MATVEC_INL_H_
 #endif
 
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
 
@@ -64,13 +68,14 @@ namespace hn = hwy::HWY_NAMESPACE;
 // What decodes one format's codes in a lane.
 struct SixBitDecode {
   VU byte_index;       // the shuffle: group b's bytes 3b .. 3b + 2 into each lane of block b, byte 3 zero
-  VU shift_down;       // 6 (l % 4)
+  VU shift_down;       // 6 (l % 4): the code to bits 0 .. 5 (kTwoTables)
   VU sign_up;          // 26 - 6 (l % 4): the code's bit 5 to bit 31
   VF low_table, high_table;  // the 32 magnitudes (kTwoTables)
+  VU magnitude_up;     // 23 - M - 6 (l % 4): g to g << (23 - M)
+  VU magnitude_mask;   // 31 << (23 - M)
   VU normal_offset;    // (127 - bias) << 23
-  VF subnormal_scale;  // 2^(1 - bias - M)
-  VU first_normal;     // 2^M
-  int mantissa_shift;  // 23 - M
+  VF subnormal_scale;  // 2^(-22 - bias)
+  VU first_normal;     // 2^M << (23 - M) = 2^23
 };
 
 // Built by aggregate initialisation: the implicit default constructor of a struct of
@@ -80,6 +85,7 @@ HWY_INLINE SixBitDecode MakeSixBitDecode(int mantissa_bits, int bias, const floa
   const DF df;
   const DU du;
   HWY_ALIGN std::uint32_t index[HWY_MAX_BYTES / 4], down[HWY_MAX_BYTES / 4], up[HWY_MAX_BYTES / 4];
+  HWY_ALIGN std::uint32_t magnitude_up[HWY_MAX_BYTES / 4];
   for (std::size_t l = 0; l < hn::Lanes(du); ++l) {
     const std::uint32_t block = std::uint32_t(l / 4), group_byte = 3 * block;  // bytes within the block
     // Byte k of lane l reads byte 16 * block + (group_byte + k) of the loaded vector: the
@@ -87,6 +93,7 @@ HWY_INLINE SixBitDecode MakeSixBitDecode(int mantissa_bits, int bias, const floa
     index[l] = (group_byte + 0) | (group_byte + 1) << 8 | (group_byte + 2) << 16 | 0x80u << 24;
     down[l] = 6 * std::uint32_t(l % 4);
     up[l] = 26 - 6 * std::uint32_t(l % 4);
+    magnitude_up[l] = std::uint32_t(23 - mantissa_bits) - 6 * std::uint32_t(l % 4);
   }
 #if SOFTFLOAT_SIX_BIT_TWO_TABLES
   const VF low_table = hn::LoadU(df, magnitudes32), high_table = hn::LoadU(df, magnitudes32 + 16);
@@ -100,10 +107,11 @@ HWY_INLINE SixBitDecode MakeSixBitDecode(int mantissa_bits, int bias, const floa
       hn::Load(du, up),
       low_table,
       high_table,
+      hn::Load(du, magnitude_up),
+      hn::Set(du, 31u << (23 - mantissa_bits)),
       hn::Set(du, std::uint32_t(127 - bias) << 23),
-      hn::Set(df, float(1.0 / double(std::uint64_t{1} << (bias + mantissa_bits - 1)))),
-      hn::Set(du, std::uint32_t{1} << mantissa_bits),
-      23 - mantissa_bits,
+      hn::Set(df, float(std::ldexp(1.0, -22 - bias))),
+      hn::Set(du, std::uint32_t{1} << 23),
   };
 }
 
@@ -115,16 +123,19 @@ HWY_INLINE VF SixBitValues(const SixBitDecode& d, const std::uint8_t* HWY_RESTRI
   const hn::Repartition<std::uint8_t, DU> d8;
   const auto loaded = hn::LoadDup128(d8, bytes);
   const VU group = hn::BitCast(du, hn::TableLookupBytesOr0(loaded, hn::BitCast(d8, d.byte_index)));
-  const VU code = hn::Shr(group, d.shift_down);  // the code in bits 0 .. 5, higher bits other codes'
   const VF sign = hn::BitCast(df, hn::And(hn::Shl(group, d.sign_up), hn::Set(du, 0x80000000u)));
 #if SOFTFLOAT_SIX_BIT_TWO_TABLES
+  const VU code = hn::Shr(group, d.shift_down);  // the code in bits 0 .. 5, higher bits other codes'
   const VF magnitude{_mm512_permutex2var_ps(d.low_table.raw, code.raw, d.high_table.raw)};
 #else
   const hn::RebindToSigned<DF> di;
-  const VU g = hn::And(code, hn::Set(du, 31u));
-  const VF normal = hn::BitCast(df, hn::Add(hn::ShiftLeftSame(g, d.mantissa_shift), d.normal_offset));
-  const VF subnormal = hn::Mul(hn::ConvertTo(df, hn::BitCast(di, g)), d.subnormal_scale);
-  const VF magnitude = hn::IfThenElse(hn::RebindMask(df, hn::Lt(g, d.first_normal)), subnormal, normal);
+  const VU g_up = hn::And(hn::Shl(group, d.magnitude_up), d.magnitude_mask);  // g << (23 - M)
+  const VF normal = hn::BitCast(df, hn::Add(g_up, d.normal_offset));
+  const VF subnormal = hn::Mul(hn::ConvertTo(df, hn::BitCast(di, g_up)), d.subnormal_scale);
+  // Both sides below 2^31: a signed compare, one instruction on AVX2 (an unsigned one
+  // is three there).
+  const VF magnitude = hn::IfThenElse(hn::RebindMask(df, hn::Lt(hn::BitCast(di, g_up), hn::BitCast(di, d.first_normal))),
+                                      subnormal, normal);
 #endif
   return hn::Or(magnitude, sign);
 }
