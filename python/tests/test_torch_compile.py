@@ -59,6 +59,33 @@ def test_model_compiles_to_one_graph_with_eager_bits(backend):
     assert not torch.equal(eager_y, model.second(model.first(x)).detach())
 
 
+@pytest.mark.parametrize("backend", ["aot_eager", "inductor"])
+def test_quantize_module_with_a_fixed_seed_compiles_once(backend):
+    """A Quantize module with a fixed seed continues its stochastic stream from call to
+    call. Under torch.compile the stream's position is data (a buffer), not a constant of
+    the graph: one compilation serves every call, and each call's bits are those of
+    quantize(x, seed=123, offset=the elements rounded before)."""
+    from torch._dynamo.utils import counters
+    torch._dynamo.reset()
+    counters.clear()
+    module = sft.Quantize("e4m3", rounding="stochastic", seed=123)
+    compiled = torch.compile(module, backend=backend, fullgraph=True)
+    torch.manual_seed(3)
+    x = torch.randn(8, 64) * 4
+    outputs = []
+    for call in range(5):
+        y = compiled(x)
+        assert_same_bits(y, sft.quantize(x, "e4m3", "stochastic", seed=123, offset=call * x.numel()))
+        outputs.append(y)
+    assert module.offset == 5 * x.numel()
+    assert not torch.equal(outputs[0], outputs[1])  # the stream moved on: other draws, other roundings
+    assert counters["stats"]["unique_graphs"] == 1
+    # The gradient passes straight through, as in eager.
+    x_grad = x.clone().requires_grad_()
+    compiled(x_grad).sum().backward()
+    assert torch.equal(x_grad.grad, torch.ones_like(x))
+
+
 def test_graph_holds_the_custom_ops():
     seen = []
 
@@ -177,12 +204,15 @@ ALL_OPCHECKS = ("test_schema", "test_autograd_registration", "test_faketensor", 
 # torch's schema check compares a float8 input before and after the call with arithmetic
 # that float8 lacks ("mul_cpu_reduced_float" not implemented for 'Float8_e4m3fn'), so
 # decode of float8 codes runs the other three.
-OPCHECKS = {op: ALL_OPCHECKS for op in ("quantize", "encode", "mx_quantize", "nvfp4_quantize", "linear")}
+OPCHECKS = {op: ALL_OPCHECKS
+            for op in ("quantize", "quantize_from", "encode", "mx_quantize", "nvfp4_quantize", "linear")}
 OPCHECKS["decode"] = ALL_OPCHECKS[1:]
 
 
 @pytest.mark.parametrize("op, make_args", [
     ("quantize", quantize_args),
+    ("quantize_from", lambda x: (x, "e4m3", "stochastic", False, 7, torch.tensor(1000), None, "clipped", "e5m2",
+                                 "nearest_even", False, None)),
     ("encode", lambda x: (x.detach(), "e5m2", "nearest_even", True, None, 0, False)),
     ("decode", lambda x: (sft.encode(x.detach(), "e4m3"), None, torch.float32)),
     ("mx_quantize", lambda x: (x, "mxfp8_e4m3", 32, -1, "floor", "nearest_even", None, 0, "mxfp8_e5m2",

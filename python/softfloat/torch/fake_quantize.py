@@ -117,17 +117,36 @@ class Quantize(torch.nn.Module):
         self.backward, self.backward_rounding = backward, backward_rounding
         self.backward_saturate, self.backward_seed = backward_saturate, backward_seed
         self.gradient, self.out_dtype = gradient, out_dtype
-        # Stochastic rounding with a fixed seed: each call continues the stream.
-        self.offset = 0
+        # Stochastic rounding with a fixed seed: each call continues the stream, from the
+        # position in this 0-d buffer (left out of the state dict). A Python int would be
+        # a constant of a torch.compile graph, and its new value at every call a new
+        # compilation (until Dynamo's cache limit, then eager calls).
+        self.register_buffer("stream_offset", torch.zeros((), dtype=torch.int64), persistent=False)
+
+    @property
+    def offset(self):
+        """Where the next call's stochastic stream starts (element counter of the seed)."""
+        return int(self.stream_offset)
+
+    @offset.setter
+    def offset(self, value):
+        self.stream_offset.fill_(int(value))
 
     def forward(self, x):
-        offset = self.offset
-        if self.seed is not None and _tensors.is_stochastic(self.rounding):
-            self.offset += x.numel()
-        return quantize(x, self.fmt, self.rounding, self.saturate, self.seed, offset, backward=self.backward,
-                        backward_rounding=self.backward_rounding,
+        settings = dict(backward=self.backward, backward_rounding=self.backward_rounding,
                         backward_saturate=self.backward_saturate, backward_seed=self.backward_seed,
                         gradient=self.gradient, out_dtype=self.out_dtype)
+        if self.seed is None or not _tensors.is_stochastic(self.rounding):
+            return quantize(x, self.fmt, self.rounding, self.saturate, self.seed, **settings)
+        if _tensors.compiling():
+            y = torch.ops.softfloat.quantize_from(x, self.fmt, self.rounding, bool(self.saturate), self.seed,
+                                                  self.stream_offset, self.out_dtype, self.gradient, self.backward,
+                                                  self.backward_rounding, bool(self.backward_saturate),
+                                                  self.backward_seed)
+        else:
+            y = quantize(x, self.fmt, self.rounding, self.saturate, self.seed, self.offset, **settings)
+        self.stream_offset.add_(x.numel())
+        return y
 
     def extra_repr(self):
         text = f"fmt={self.fmt!r}, rounding={self.rounding!r}"

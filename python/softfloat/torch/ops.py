@@ -17,6 +17,8 @@ The public functions call these ops only while torch.compile traces
 dispatcher cost. Both give the same bits.
 
     softfloat::quantize       quantize(x, fmt, ...) with its backward settings
+    softfloat::quantize_from  the same with the stream's offset in a tensor (Quantize's
+                              counter for a fixed seed)
     softfloat::encode         encode(x, fmt, ...)     (no gradient)
     softfloat::decode         decode(codes, fmt, dtype)
     softfloat::mx_quantize    mx_quantize(x, element, ...)
@@ -33,7 +35,7 @@ from torch import Tensor
 from softfloat import _native_dtypes as native_dtypes
 from softfloat.torch import _tensors
 
-__all__ = ["quantize", "encode", "decode", "mx_quantize", "nvfp4_quantize", "linear", "linear_backward"]
+__all__ = ["quantize", "quantize_from", "encode", "decode", "mx_quantize", "nvfp4_quantize", "linear", "linear_backward"]
 
 
 def _fake(kernel):
@@ -72,10 +74,9 @@ def quantize(x: Tensor, fmt: str, rounding: str, saturate: bool, seed: Optional[
     return _tensors.round_trip(x, fmt, rounding, saturate, seed, offset, out_dtype=out_dtype)
 
 
-@quantize.register_fake
 @_fake
-def _(x, fmt, rounding, saturate, seed, offset, out_dtype, gradient, backward, backward_rounding, backward_saturate,
-      backward_seed):
+def _quantize_fake(x, fmt, rounding, saturate, seed, offset, out_dtype, gradient, backward, backward_rounding,
+                   backward_saturate, backward_seed):
     from softfloat.torch.fake_quantize import backward_settings
     _tensors.check_value_tensor(x, "quantize")
     _tensors.format_info(fmt, "quantize")
@@ -101,7 +102,22 @@ def _quantize_backward(ctx, grad):
     return (grad,) + (None,) * 11
 
 
+quantize.register_fake(_quantize_fake)
 quantize.register_autograd(_quantize_backward, setup_context=_quantize_setup)
+
+
+@torch.library.custom_op("softfloat::quantize_from", mutates_args=())
+def quantize_from(x: Tensor, fmt: str, rounding: str, saturate: bool, seed: Optional[int], offset: Tensor,
+                  out_dtype: Optional[torch.dtype], gradient: str, backward: Optional[str], backward_rounding: str,
+                  backward_saturate: bool, backward_seed: Optional[int]) -> Tensor:
+    """softfloat::quantize with the stochastic stream's position in a 0-d int64 tensor (the
+    Quantize module's counter): a traced graph reads it as data, where an int would be a
+    constant of the graph and each new value a new compilation."""
+    return _tensors.round_trip(x, fmt, rounding, saturate, seed, int(offset), out_dtype=out_dtype)
+
+
+quantize_from.register_fake(_quantize_fake)
+quantize_from.register_autograd(_quantize_backward, setup_context=_quantize_setup)
 
 
 # --- encode and decode ----------------------------------------------------------------------
