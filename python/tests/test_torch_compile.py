@@ -86,6 +86,26 @@ def test_quantize_module_with_a_fixed_seed_compiles_once(backend):
     assert torch.equal(x_grad.grad, torch.ones_like(x))
 
 
+@pytest.mark.parametrize("seed, offset", [(2**64 - 1, 0), (2**63 + 5, 2**63 + 7), (2**63 - 1, 2**64 - 16)])
+def test_seeds_and_offsets_up_to_2_64_pass_through_the_ops(seed, offset):
+    """torch's op schema holds ints as int64; seeds and offsets of 2**63 or more (valid in
+    eager calls, [0, 2**64)) cross as value - 2**64 and come back inside the op: every
+    operation with a seed gives the eager bits."""
+    torch._dynamo.reset()
+    torch.manual_seed(4)
+    x = torch.randn(4, 32) * 4
+    calls = [
+        lambda t, s: sft.quantize(t, "e4m3", "stochastic", seed=s, offset=offset),
+        lambda t, s: sft.encode(t, "e5m2", rounding="stochastic", seed=s, offset=offset, as_codes=True),
+        lambda t, s: sft.mx_quantize(t, "mxfp4_e2m1", rounding="stochastic", seed=s, offset=offset),
+        lambda t, s: sft.nvfp4_quantize(t, rounding="stochastic", seed=s, offset=offset),
+    ]
+    for call in calls:
+        eager = call(x, seed)
+        assert_same_bits(torch.compile(lambda t: call(t, seed), backend="aot_eager", fullgraph=True)(x), eager)
+        assert not torch.equal(eager, call(x, seed ^ 1))  # the seed's bits matter: another gives other roundings
+
+
 def test_graph_holds_the_custom_ops():
     seen = []
 

@@ -7,6 +7,7 @@ compiled side does not repeat happens here: tensor type, device, layout, dtype, 
 sizes of `out=`.
 """
 import contextvars
+import operator
 
 import numpy as np
 import torch
@@ -15,7 +16,7 @@ from softfloat import _core
 from softfloat import _native_dtypes as native_dtypes
 
 __all__ = ["FLOAT_TYPES", "CODE_TYPES", "CODE_NAMES", "ACCEPTED_FLOATS", "check_tensor", "check_float_tensor", "check_float_dtype",
-           "format_info", "is_stochastic", "resolve_seed", "new_tensor", "contiguous_input", "checked_out",
+           "format_info", "is_stochastic", "resolve_seed", "to_op_int", "from_op_int", "new_tensor", "contiguous_input", "checked_out",
            "round_trip", "code_dtype", "encode", "decode", "code_tensor", "float_values", "compiling", "checking_shapes_only", "check_value_tensor", "value_dtype",
            "checked_codes", "check_pairs"]
 
@@ -87,6 +88,28 @@ def format_info(fmt, function):
 
 def is_stochastic(rounding):
     return rounding in ("stochastic", "stochastic_equal")
+
+
+_UINT64_RANGE = 1 << 64
+
+
+def to_op_int(value, function, name):
+    """A seed or offset (None, or an int in [0, 2**64)) as a custom op's argument, which
+    torch's schema holds as int64: checked with the eager call's message, and values of
+    2**63 or more handed over as value - 2**64. Inside the op, from_op_int adds 2**64
+    back, so a negative value there is always one of those. Worked value: 2**64 - 1
+    crosses as -1."""
+    if value is None:
+        return None
+    value = operator.index(value)
+    if not 0 <= value < _UINT64_RANGE:
+        raise ValueError(f"softfloat.torch.{function}: {name} must lie in [0, 2**64), not {value}")
+    return value - _UINT64_RANGE if value >= _UINT64_RANGE // 2 else value
+
+
+def from_op_int(value):
+    """to_op_int's value back: the seed or offset as the caller gave it."""
+    return value + _UINT64_RANGE if value is not None and value < 0 else value
 
 
 def resolve_seed(seed, rounding):
@@ -166,7 +189,8 @@ def encode(x, fmt, rounding="nearest_even", saturate=False, seed=None, offset=0,
     patterns as int16 / int32 / int64. Same shape as x (float4_e2m1fn_x2: the last axis
     halved); not differentiable."""
     if compiling():
-        return torch.ops.softfloat.encode(x, fmt, rounding, bool(saturate), seed, offset, bool(as_codes))
+        return torch.ops.softfloat.encode(x, fmt, rounding, bool(saturate), to_op_int(seed, "encode", "seed"),
+                                          to_op_int(offset, "encode", "offset"), bool(as_codes))
     x = float_values(x, "encode")
     info = format_info(fmt, "encode")
     native = None if as_codes else native_dtypes.torch_dtype(fmt)

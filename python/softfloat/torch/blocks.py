@@ -127,7 +127,9 @@ def mx_quantize(x, element, block_size=32, axis=-1, scale_rule="floor", rounding
     Bits identical to softfloat.mx_dequantize(*softfloat.mx_quantize(...)).
     """
     if _tensors.compiling():
-        return torch.ops.softfloat.mx_quantize(x, element, block_size, axis, scale_rule, rounding, seed, offset, backward,
+        return torch.ops.softfloat.mx_quantize(x, element, block_size, axis, scale_rule, rounding,
+                                               _tensors.to_op_int(seed, "mx_quantize", "seed"),
+                                               _tensors.to_op_int(offset, "mx_quantize", "offset"), backward,
                                                backward_rounding, out_dtype)
     check_blocks(x, axis, "mx_quantize")  # before autograd sees x, which must be a CPU tensor
     values = lambda t: mx_values(t, element, block_size, axis, scale_rule, rounding, seed, offset, out_dtype)  # noqa: E731
@@ -146,8 +148,9 @@ def nvfp4_quantize(x, axis=-1, rounding="nearest_even", seed=None, offset=0, *, 
     rounds the incoming gradient through NVFP4 too (stochastically by default, as
     NVFP4 training recipes do)."""
     if _tensors.compiling():
-        return torch.ops.softfloat.nvfp4_quantize(x, axis, rounding, seed, offset, bool(backward), backward_rounding,
-                                                  out_dtype)
+        return torch.ops.softfloat.nvfp4_quantize(x, axis, rounding, _tensors.to_op_int(seed, "nvfp4_quantize", "seed"),
+                                                  _tensors.to_op_int(offset, "nvfp4_quantize", "offset"), bool(backward),
+                                                  backward_rounding, out_dtype)
     check_blocks(x, axis, "nvfp4_quantize")
     values = lambda t: nvfp4_values(t, axis, rounding, seed, offset, out_dtype)  # noqa: E731
     backward_values = None

@@ -93,8 +93,10 @@ def quantize(x, fmt, rounding="nearest_even", saturate=False, seed=None, offset=
     Differentiable: x may require grad.
     """
     if out is None and _tensors.compiling():
-        return torch.ops.softfloat.quantize(x, fmt, rounding, bool(saturate), seed, offset, out_dtype, gradient, backward,
-                                            backward_rounding, bool(backward_saturate), backward_seed)
+        return torch.ops.softfloat.quantize(x, fmt, rounding, bool(saturate), _tensors.to_op_int(seed, "quantize", "seed"),
+                                            _tensors.to_op_int(offset, "quantize", "offset"), out_dtype, gradient,
+                                            backward, backward_rounding, bool(backward_saturate),
+                                            _tensors.to_op_int(backward_seed, "quantize", "backward_seed"))
     x = _tensors.float_values(x, "quantize")
     settings = backward_settings(fmt, gradient, backward, backward_rounding, backward_saturate, backward_seed,
                                  "quantize")
@@ -139,10 +141,11 @@ class Quantize(torch.nn.Module):
         if self.seed is None or not _tensors.is_stochastic(self.rounding):
             return quantize(x, self.fmt, self.rounding, self.saturate, self.seed, **settings)
         if _tensors.compiling():
-            y = torch.ops.softfloat.quantize_from(x, self.fmt, self.rounding, bool(self.saturate), self.seed,
+            y = torch.ops.softfloat.quantize_from(x, self.fmt, self.rounding, bool(self.saturate),
+                                                  _tensors.to_op_int(self.seed, "Quantize", "seed"),
                                                   self.stream_offset, self.out_dtype, self.gradient, self.backward,
                                                   self.backward_rounding, bool(self.backward_saturate),
-                                                  self.backward_seed)
+                                                  _tensors.to_op_int(self.backward_seed, "Quantize", "backward_seed"))
         else:
             y = quantize(x, self.fmt, self.rounding, self.saturate, self.seed, self.offset, **settings)
         self.stream_offset.add_(x.numel())

@@ -71,7 +71,8 @@ def _value_shape(x):
 def quantize(x: Tensor, fmt: str, rounding: str, saturate: bool, seed: Optional[int], offset: int,
              out_dtype: Optional[torch.dtype], gradient: str, backward: Optional[str], backward_rounding: str,
              backward_saturate: bool, backward_seed: Optional[int]) -> Tensor:
-    return _tensors.round_trip(x, fmt, rounding, saturate, seed, offset, out_dtype=out_dtype)
+    return _tensors.round_trip(x, fmt, rounding, saturate, _tensors.from_op_int(seed), _tensors.from_op_int(offset),
+                               out_dtype=out_dtype)
 
 
 @_fake
@@ -113,7 +114,7 @@ def quantize_from(x: Tensor, fmt: str, rounding: str, saturate: bool, seed: Opti
     """softfloat::quantize with the stochastic stream's position in a 0-d int64 tensor (the
     Quantize module's counter): a traced graph reads it as data, where an int would be a
     constant of the graph and each new value a new compilation."""
-    return _tensors.round_trip(x, fmt, rounding, saturate, seed, int(offset), out_dtype=out_dtype)
+    return _tensors.round_trip(x, fmt, rounding, saturate, _tensors.from_op_int(seed), int(offset), out_dtype=out_dtype)
 
 
 quantize_from.register_fake(_quantize_fake)
@@ -125,7 +126,8 @@ quantize_from.register_autograd(_quantize_backward, setup_context=_quantize_setu
 @torch.library.custom_op("softfloat::encode", mutates_args=())
 def encode(x: Tensor, fmt: str, rounding: str, saturate: bool, seed: Optional[int], offset: int,
            as_codes: bool) -> Tensor:
-    return _tensors.encode(x, fmt, rounding, saturate, seed, offset, as_codes=as_codes)
+    return _tensors.encode(x, fmt, rounding, saturate, _tensors.from_op_int(seed), _tensors.from_op_int(offset),
+                           as_codes=as_codes)
 
 
 @encode.register_fake
@@ -162,7 +164,8 @@ def mx_quantize(x: Tensor, element: str, block_size: int, axis: int, scale_rule:
                 seed: Optional[int], offset: int, backward: Optional[str], backward_rounding: str,
                 out_dtype: Optional[torch.dtype]) -> Tensor:
     from softfloat.torch.blocks import mx_values
-    return mx_values(x, element, block_size, axis, scale_rule, rounding, seed, offset, out_dtype)
+    return mx_values(x, element, block_size, axis, scale_rule, rounding, _tensors.from_op_int(seed),
+                     _tensors.from_op_int(offset), out_dtype)
 
 
 @mx_quantize.register_fake
@@ -194,7 +197,7 @@ mx_quantize.register_autograd(_mx_backward, setup_context=_mx_setup)
 def nvfp4_quantize(x: Tensor, axis: int, rounding: str, seed: Optional[int], offset: int, backward: bool,
                    backward_rounding: str, out_dtype: Optional[torch.dtype]) -> Tensor:
     from softfloat.torch.blocks import nvfp4_values
-    return nvfp4_values(x, axis, rounding, seed, offset, out_dtype)
+    return nvfp4_values(x, axis, rounding, _tensors.from_op_int(seed), _tensors.from_op_int(offset), out_dtype)
 
 
 @nvfp4_quantize.register_fake
