@@ -148,9 +148,10 @@ def nvfp4_quantize(x, axis=-1, rounding="nearest_even", seed=None, offset=0, *, 
     rounds the incoming gradient through NVFP4 too (stochastically by default, as
     NVFP4 training recipes do)."""
     if _tensors.compiling():
-        return torch.ops.softfloat.nvfp4_quantize(x, axis, rounding, _tensors.to_op_int(seed, "nvfp4_quantize", "seed"),
-                                                  _tensors.to_op_int(offset, "nvfp4_quantize", "offset"), bool(backward),
-                                                  backward_rounding, out_dtype)
+        return torch.ops.softfloat.nvfp4_quantize(x, axis, rounding,
+                                                  _tensors.to_op_int(seed, "nvfp4_quantize", "seed"),
+                                                  _tensors.to_op_int(offset, "nvfp4_quantize", "offset"),
+                                                  bool(backward), backward_rounding, out_dtype)
     check_blocks(x, axis, "nvfp4_quantize")
     values = lambda t: nvfp4_values(t, axis, rounding, seed, offset, out_dtype)  # noqa: E731
     backward_values = None

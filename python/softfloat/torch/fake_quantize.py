@@ -93,7 +93,8 @@ def quantize(x, fmt, rounding="nearest_even", saturate=False, seed=None, offset=
     Differentiable: x may require grad.
     """
     if out is None and _tensors.compiling():
-        return torch.ops.softfloat.quantize(x, fmt, rounding, bool(saturate), _tensors.to_op_int(seed, "quantize", "seed"),
+        return torch.ops.softfloat.quantize(x, fmt, rounding, bool(saturate),
+                                            _tensors.to_op_int(seed, "quantize", "seed"),
                                             _tensors.to_op_int(offset, "quantize", "offset"), out_dtype, gradient,
                                             backward, backward_rounding, bool(backward_saturate),
                                             _tensors.to_op_int(backward_seed, "quantize", "backward_seed"))
