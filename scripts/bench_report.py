@@ -27,8 +27,16 @@ CONTEXT_FIELDS = [("cpu_model", "CPU"), ("cpuid_vendor", "cpuid vendor"), ("cpui
                   ("num_cpus", "CPUs"), ("date", "date")]
 
 
+def registration_order(benchmark):
+    """Where a benchmark was registered: with --benchmark_enable_random_interleaving the
+    document lists the runs in random order, and the table should not."""
+    return benchmark.get("family_index", 0), benchmark.get("per_family_instance_index", 0)
+
+
 def row_times(benchmarks):
-    """{name: (time, unit)}: the median where there are repetitions, else the one run."""
+    """{name: (time, unit)}: the median where there are repetitions, else the one run, in
+    the order the benchmarks were registered."""
+    benchmarks = sorted(benchmarks, key=registration_order)  # stable: documents without indices keep their order
     medians = {b["run_name"]: b for b in benchmarks if b.get("aggregate_name") == "median"}
     singles = {b["run_name"]: b for b in benchmarks if b.get("run_type") == "iteration"}
     rows = medians or singles

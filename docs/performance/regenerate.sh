@@ -10,8 +10,9 @@
 # Needs a Release build in build/ with Google Benchmark and OpenBLAS (bash scripts/dev.sh
 # demo, then cmake --build build --target bench_small_calls bench_matmul
 # bench_simd_conversion). One thread unless a table says otherwise; medians of 3
-# repetitions (5 out of cache). Run it on a quiet machine: other processes on the two
-# cores move the numbers.
+# repetitions (5 out of cache), interleaved at random with the baseline's, so that a
+# neighbour's burst on a shared host lands on every row alike rather than on a few.
+# Run it on a quiet machine: other processes on the two cores move the numbers.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/../.."
 name=${1:?usage: bash docs/performance/regenerate.sh NAME [--from-json]}
@@ -36,18 +37,18 @@ fi
 
 # Each benchmark: its JSON file, the command (run from the repository root), the
 # baseline row and whether the ratio is a speed-up over it.
-small_calls="${BUILD:-build}/bench/simd/bench_small_calls --benchmark_min_time=0.05 --benchmark_repetitions=3 --benchmark_report_aggregates_only=true"
-matvec="${BUILD:-build}/bench/matmul/bench_matmul --benchmark_filter='matvec.*threads:1/|sgemv.*threads:1' --benchmark_min_time=0.3 --benchmark_repetitions=3 --benchmark_report_aggregates_only=true"
+small_calls="${BUILD:-build}/bench/simd/bench_small_calls --benchmark_min_time=0.05 --benchmark_repetitions=3 --benchmark_enable_random_interleaving=true --benchmark_report_aggregates_only=true"
+matvec="${BUILD:-build}/bench/matmul/bench_matmul --benchmark_filter='matvec.*threads:1/|sgemv.*threads:1' --benchmark_min_time=0.3 --benchmark_repetitions=3 --benchmark_enable_random_interleaving=true --benchmark_report_aggregates_only=true"
 matvec_avx2="SOFTFLOAT_MAX_ISA=avx2 OPENBLAS_CORETYPE=Haswell $matvec"
 # Out of cache (2^26 values): the 8- and 16-bit formats' round trip and stochastic
 # rounding beside memcpy, on one thread and on the library's two.
-out_of_cache="${BUILD:-build}/bench/simd/bench_simd_conversion --benchmark_filter='^(memcpy_fp32|(round_trip|round_trip_stochastic|quantize_stochastic)/(fp16|bf16|e5m2|e4m3))/67108864\$' --benchmark_min_time=0.3 --benchmark_repetitions=5 --benchmark_report_aggregates_only=true"
+out_of_cache="${BUILD:-build}/bench/simd/bench_simd_conversion --benchmark_filter='^(memcpy_fp32|(round_trip|round_trip_stochastic|quantize_stochastic)/(fp16|bf16|e5m2|e4m3))/67108864\$' --benchmark_min_time=0.3 --benchmark_repetitions=5 --benchmark_enable_random_interleaving=true --benchmark_report_aggregates_only=true"
 out_of_cache_threads="SOFTFLOAT_NUM_THREADS=2 $out_of_cache"
 # Square GEMMs, one thread, E4M3 and BF16 codes at the default summation (fastest: AMX
 # tiles where usable) and in order, beside sgemm on the same values; one JSON per size,
 # since each size has its own sgemm row; 1024 again under the AVX2 ceiling.
 gemm() {  # gemm SIZE: the command for one size
-  echo "${BUILD:-build}/bench/matmul/bench_matmul --benchmark_filter='^(matmul_(e4m3_x_e4m3|bf16_x_bf16)/n:$1/threads:1/summation:[01]|openblas_sgemm/n:$1/threads:1)/' --benchmark_min_time=0.5 --benchmark_repetitions=3 --benchmark_report_aggregates_only=true"
+  echo "${BUILD:-build}/bench/matmul/bench_matmul --benchmark_filter='^(matmul_(e4m3_x_e4m3|bf16_x_bf16)/n:$1/threads:1/summation:[01]|openblas_sgemm/n:$1/threads:1)/' --benchmark_min_time=0.5 --benchmark_repetitions=3 --benchmark_enable_random_interleaving=true --benchmark_report_aggregates_only=true"
 }
 gemm_1024=$(gemm 1024)
 gemm_2048=$(gemm 2048)
@@ -69,7 +70,7 @@ fi
   echo
   echo "Made by \`bash docs/performance/regenerate.sh $name\` from the JSON in \`data/$name/\`"
   echo "(commit $(git rev-parse --short HEAD) when the page was written). One thread unless a table"
-  echo "says otherwise, medians of 3 repetitions (5 out of cache); each ratio is to a baseline"
+  echo "says otherwise, medians of 3 repetitions (5 out of cache) run in random order; each ratio is to a baseline"
   echo "measured in the same process. Unless OPENBLAS_CORETYPE is set, the script names the best"
   echo "OpenBLAS core the CPU's flags allow (each table's header gives the core that ran)."
   echo
