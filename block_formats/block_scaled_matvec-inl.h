@@ -54,23 +54,21 @@ constexpr bool kFixedWidth = HWY_TARGET != HWY_SCALAR && !HWY_HAVE_SCALABLE;
 constexpr bool kSixteenLanes = kFixedWidth && hn::MaxLanes(DF()) == 16;
 constexpr bool kEightLanes = kFixedWidth && hn::MaxLanes(DF()) == 8;
 
-// The table vector that E2m1Decode reads: the 16 values (16 lanes), the 8 magnitudes
-// (codes 0 .. 7, 8 lanes), else unused.
+// The table vector that the lookups read: the 16 values (16 lanes, E2m1Decode), the 8
+// magnitudes (codes 0 .. 7, 8 lanes: AVX2, whose lookup is E2m1Step's), else unused.
 HWY_INLINE VF E2m1Table(const float* values16) {
   if constexpr (kSixteenLanes || kEightLanes) return hn::LoadU(DF(), values16);
   return hn::Zero(DF());
 }
 
-// codes: one 4-bit code per lane (higher bits zero).
+// codes: one 4-bit code per lane (higher bits zero). Sixteen lanes or a gather: the one
+// target of eight (AVX2) decodes both nibbles of a byte in E2m1Step.
 HWY_INLINE VF E2m1Decode(VF table, const float* values16, VU codes) {
   const DF df;
-  const DU du;
   if constexpr (kSixteenLanes) {
     return hn::TableLookupLanes(table, hn::IndicesFromVec(df, codes));
-  } else if constexpr (kEightLanes) {
-    const VF magnitude = hn::TableLookupLanes(table, hn::IndicesFromVec(df, hn::And(codes, hn::Set(du, 7u))));
-    return hn::Or(magnitude, hn::BitCast(df, hn::ShiftLeft<28>(hn::And(codes, hn::Set(du, 8u)))));
   } else {
+    static_cast<void>(table);
     return hn::GatherIndex(df, values16, hn::BitCast(hn::RebindToSigned<DF>(), codes));
   }
 }
@@ -251,4 +249,5 @@ HWY_NOINLINE void AccumulateE2m1Rows(const float* x, const std::uint8_t* codes, 
 }  // namespace softfloat::block_formats_detail
 HWY_AFTER_NAMESPACE();
 
+#undef SOFTFLOAT_E2M1_SIGN_EXTENDED
 #endif  // SOFTFLOAT_BLOCK_FORMATS_BLOCK_SCALED_MATVEC_INL_H_ toggle

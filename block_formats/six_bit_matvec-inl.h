@@ -75,7 +75,6 @@ struct SixBitDecode {
   VU magnitude_mask;   // 31 << (23 - M)
   VU normal_offset;    // (127 - bias) << 23
   VF subnormal_scale;  // 2^(-22 - bias)
-  VU first_normal;     // 2^M << (23 - M) = 2^23
 };
 
 // Built by aggregate initialisation: the implicit default constructor of a struct of
@@ -111,7 +110,6 @@ HWY_INLINE SixBitDecode MakeSixBitDecode(int mantissa_bits, int bias, const floa
       hn::Set(du, 31u << (23 - mantissa_bits)),
       hn::Set(du, std::uint32_t(127 - bias) << 23),
       hn::Set(df, float(std::ldexp(1.0, -22 - bias))),
-      hn::Set(du, std::uint32_t{1} << 23),
   };
 }
 
@@ -132,9 +130,9 @@ HWY_INLINE VF SixBitValues(const SixBitDecode& d, const std::uint8_t* HWY_RESTRI
   const VU g_up = hn::And(hn::Shl(group, d.magnitude_up), d.magnitude_mask);  // g << (23 - M)
   const VF normal = hn::BitCast(df, hn::Add(g_up, d.normal_offset));
   const VF subnormal = hn::Mul(hn::ConvertTo(df, hn::BitCast(di, g_up)), d.subnormal_scale);
-  // Both sides below 2^31: a signed compare, one instruction on AVX2 (an unsigned one
-  // is three there).
-  const VF magnitude = hn::IfThenElse(hn::RebindMask(df, hn::Lt(hn::BitCast(di, g_up), hn::BitCast(di, d.first_normal))),
+  // Subnormal where g < 2^M, i.e. g << (23 - M) < 2^23, whatever the format. Both sides
+  // lie below 2^31: a signed compare, one instruction on AVX2 (an unsigned one is three).
+  const VF magnitude = hn::IfThenElse(hn::RebindMask(df, hn::Lt(hn::BitCast(di, g_up), hn::Set(di, 1 << 23))),
                                       subnormal, normal);
 #endif
   return hn::Or(magnitude, sign);
