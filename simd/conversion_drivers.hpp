@@ -61,14 +61,16 @@ inline std::uint32_t element_bits(Rounding mode, const RandomStream& random, std
 
 inline bool is_fp32(const Format& format) { return format == binary32_format; }
 
-// fp32 -> fp32: every finite float is exact, so its bits are copied; only infinities
-// and NaNs (exponent field all ones) ask round_to_format(), whose rules for them (a NaN
-// made quiet, infinity saturated under Overflow::saturate) are stated nowhere else. In
+// fp32 -> fp32 (quantize from float to fp32 codes, or dequantize fp32 codes to float):
+// every finite float is exact, so its bits are copied; only infinities and NaNs
+// (exponent field all ones) ask round_to_format(), whose rules for them (a NaN made
+// quiet, infinity saturated under Overflow::saturate) are stated nowhere else. In
 // blocks: a copy without branches that notes whether the block holds such a lane, then
 // the routine on those lanes alone. `in` may be `out`'s memory: a lane read again holds
 // its own copied bits.
-template <class Code>
-void copy_fp32(const float* in, std::size_t n, Code* out, Rounding mode, Overflow policy) {
+template <class In, class Out>
+void copy_fp32(const In* in, std::size_t n, Out* out, Rounding mode, Overflow policy) {
+  static_assert(sizeof(In) == 4 && sizeof(Out) == 4);
   constexpr std::size_t block = 1024;
   constexpr std::uint32_t exponent_all_ones = 0x7F800000u;
   const auto bits = [&](std::size_t i) {
@@ -76,19 +78,20 @@ void copy_fp32(const float* in, std::size_t n, Code* out, Rounding mode, Overflo
     std::memcpy(&u, in + i, 4);
     return u;
   };
+  const auto store = [&](std::size_t i, std::uint32_t u) { std::memcpy(out + i, &u, 4); };
   for (std::size_t begin = 0; begin < n; begin += block) {
     const std::size_t end = n - begin < block ? n : begin + block;
     std::uint32_t special = 0;
     for (std::size_t i = begin; i < end; ++i) {
       const std::uint32_t u = bits(i);
       special |= (u & exponent_all_ones) == exponent_all_ones;
-      out[i] = Code(u);
+      store(i, u);
     }
     if (special == 0) continue;
     for (std::size_t i = begin; i < end; ++i) {
       const std::uint32_t u = bits(i);
       if ((u & exponent_all_ones) == exponent_all_ones)
-        out[i] = Code(round_to_format(decode(u, binary32_format), binary32_format, mode, policy));
+        store(i, std::uint32_t(round_to_format(decode(u, binary32_format), binary32_format, mode, policy)));
     }
   }
 }
@@ -135,7 +138,8 @@ template <class Code, class Convert>
 void quantize_through(Convert convert, const float* in, std::size_t n, Code* out, const Format& format,
                       Rounding mode, Overflow policy, const RandomStream& random) {
   if (n == 0) return;
-  if (is_fp32(format) && sizeof(Code) == 4) return copy_fp32(in, n, out, mode, policy);
+  if constexpr (sizeof(Code) == 4)
+    if (is_fp32(format)) return copy_fp32(in, n, out, mode, policy);
   if (!quantize_supported(format, mode)) return quantize_scalar_loop(in, n, out, format, mode, policy, random);
   quantize_vector(convert, in, n, out, quantize_constants(format, mode, policy), mode, random);
 }

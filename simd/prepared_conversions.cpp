@@ -29,6 +29,10 @@ void quantize_generic_impl(const float* in, std::size_t n, Code* out, const Form
 template <class Code>
 void dequantize_generic_impl(const Code* in, std::size_t n, float* out, const Format& format, bool stream) {
   if (n == 0) return;
+  // FP32 codes: their own floats (decoding rounds no finite value), as the scalar loop
+  // below gives them.
+  if constexpr (sizeof(Code) == 4)
+    if (is_fp32(format)) return copy_fp32(in, n, out, Rounding::nearest_even, Overflow::standard);
   if (!dequantize_supported(format)) {
     const std::uint64_t mask = format.sign_bit() | format.magnitude_mask();
     for (std::size_t i = 0; i < n; ++i) {
@@ -74,7 +78,8 @@ void PreparedQuantize::operator()(const float* in, std::size_t n, Code* out, Ran
     };
     return quantize_vector(dispatched, in, n, out, constants_, mode_, random);
   }
-  if (path_ == Path::copy_fp32 && sizeof(Code) == 4) return copy_fp32(in, n, out, mode_, policy_);
+  if constexpr (sizeof(Code) == 4)
+    if (path_ == Path::copy_fp32) return copy_fp32(in, n, out, mode_, policy_);
   quantize_scalar_loop(in, n, out, format_, mode_, policy_, random);
 }
 

@@ -23,6 +23,7 @@
 #endif
 
 #include "simd/conversion_test_hooks.hpp"
+#include "simd/prepared_conversions.hpp"
 #include "verify/common/format_lists.hpp"
 #include "verify/common/format_test_names.hpp"
 #include "verify/common/mismatch_log.hpp"
@@ -320,6 +321,29 @@ void check_lengths_and_guards(const NamedFormat& named) {
       }
     }
   });
+}
+
+// FP32 codes decode to their own floats, NaNs made quiet as the scalar routine makes
+// them: every high half with low halves that set the lowest, the middle and all bits
+// (signalling NaNs with payloads only there, subnormals, infinities), through the
+// public call and the prepared one that matmul packs with.
+TEST(ArrayConversionFp32Codes, DequantizeMatchesScalarOnSampledCodes) {
+  const Format f = binary32_format;
+  std::vector<std::uint32_t> codes;
+  for (std::uint32_t high = 0; high < 0x10000u; ++high)
+    for (std::uint32_t low : {0x0000u, 0x0001u, 0x7FFFu, 0x8000u, 0xFFFFu}) codes.push_back(high << 16 | low);
+  std::vector<float> out(codes.size());
+  const simd::detail::PreparedDequantize decoding(f);
+  for (bool prepared : {false, true}) {
+    MismatchLog log{std::string("fp32 dequantize ") + (prepared ? "prepared" : "public")};
+    if (prepared) decoding(codes.data(), codes.size(), out.data());
+    else simd::dequantize(codes.data(), codes.size(), out.data(), f);
+    for (std::size_t i = 0; i < codes.size(); ++i)
+      check_bits(log, codes[i], expected_float_bits(codes[i], f), bits_of(out[i]));
+    EXPECT_TRUE(log.result());
+  }
+  EXPECT_EQ(bits_of(out[1]), 0x00000001u);  // code 1: the smallest subnormal, copied
+  EXPECT_TRUE(std::isnan(out[0x7F80u * 5 + 1]));  // 0x7F800001, a signalling NaN
 }
 
 TEST_P(ArrayConversion, AnyLengthAnyAlignmentNothingOutsideWritten) {
