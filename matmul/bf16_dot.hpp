@@ -24,19 +24,34 @@
 
 namespace softfloat::matmul_detail {
 
-// What the rule needs to know of a set of fp32 values.
+// What the rules need to know of a set of fp32 values. Each value is read as the sum
+// of pieces() bf16 values of 8 significant bits each: one for the pairs kernels, up to
+// three (fp32's 24 bits) for the operand that the tile GEMM splits (tiles_are_exact).
 struct Bf16Fit {
-  bool bf16_values = true;      // every finite value is a bf16 value >= 2^-126 in magnitude
-  int smallest_quantum = INT_MAX;  // min over nonzero finite values of exponent - 7
-  int largest_exponent = INT_MIN;  // max over finite values of floor(log2 |v|)
+  bool subnormal = false;           // some value is an fp32 subnormal (the bf16 instructions read zero)
+  bool infinities = false;          // some value is infinite
+  int pieces_needed = 1;            // see pieces()
+  int smallest_exponent = INT_MAX;  // min over nonzero finite values of floor(log2 |v|)
+  int largest_exponent = INT_MIN;   // max over finite values of floor(log2 |v|)
 
   void add(const float* values, std::size_t count);
+  // bf16 values per value: 1 when every finite value is a bf16 value, 2 within 16
+  // significant bits (FP16, TF32), else 3.
+  int pieces() const { return pieces_needed; }
+  // Every finite value is a bf16 value >= 2^-126 in magnitude.
+  bool bf16_values() const { return !subnormal && pieces_needed == 1; }
+  // Every finite value, and each of its pieces, is a multiple of 2^smallest_quantum()
+  // (its exponent less the pieces' 8 pieces() - 1 bits below the leading one).
+  int smallest_quantum() const {
+    return smallest_exponent == INT_MAX ? INT_MAX : smallest_exponent - (8 * pieces_needed - 1);
+  }
 };
 
 // The fit of every value an operand can hold: for one-byte codes the format's 256
 // decoded codes (a property of the format, nothing to scan), for wider codes the
-// values of the rows x columns block actually present.
-Bf16Fit operand_fit(const CodeMatrix& x, std::size_t rows, std::size_t columns);
+// values of the rows x columns block actually present. The scan stops once the values
+// need more than most_pieces pieces (the fit then says so).
+Bf16Fit operand_fit(const CodeMatrix& x, std::size_t rows, std::size_t columns, int most_pieces = 1);
 
 // The rule above for a k-term sum of products of the two sets.
 bool pairs_are_exact(const Bf16Fit& a, const Bf16Fit& b, std::size_t k);

@@ -3,6 +3,7 @@
 // kernel_rule.cpp), then whether the CPU, the system and the operands allow them.
 #include "matmul/kernel_choice.hpp"
 
+#include "matmul/amx_gemm.hpp"
 #include "matmul/amx_tiles.hpp"
 #include "matmul/bf16_dot.hpp"
 #include "matmul/kernel_rule.hpp"
@@ -34,28 +35,40 @@ bool tiles_wanted(MatmulSummation summation, bool matvec) {
   return fastest_kernels(detail::cpu_features()).tiles_gemm;
 }
 
+// The fit of an operand (bf16_dot.hpp): its values' when scanned, else what its format
+// allows (1 + M significant bits in ceil((1 + M) / 8) pieces).
+Bf16Fit fit_of(const CodeMatrix& x, std::size_t rows, std::size_t columns, bool look_at_values, int most_pieces) {
+  Bf16Fit fit = operand_fit(x, look_at_values ? rows : 0, look_at_values ? columns : 0, most_pieces);
+  if (!look_at_values && x.code_bytes() > 1) fit.pieces_needed = (x.format().mantissa_bits + 8) / 8;
+  return fit;
+}
+
 }  // namespace
 
-MatmulKernel choose_kernel(const CodeMatrix& a, const CodeMatrix& b, std::size_t m, std::size_t n, std::size_t k,
+KernelChoice choose_kernel(const CodeMatrix& a, const CodeMatrix& b, std::size_t m, std::size_t n, std::size_t k,
                            const Format& accumulator, MatmulSummation summation, bool look_at_values) {
-  if (m == 0 || n == 0) return MatmulKernel::none;
-  if (!(accumulator == binary32_format)) return MatmulKernel::scalar_accumulator;
+  if (m == 0 || n == 0) return {};
+  if (!(accumulator == binary32_format)) return {MatmulKernel::scalar_accumulator};
   const bool matvec = m == 1;
-  const MatmulKernel fma = matvec ? MatmulKernel::fma_matvec : MatmulKernel::fma_gemm;
+  const KernelChoice fma{matvec ? MatmulKernel::fma_matvec : MatmulKernel::fma_gemm};
   const bool tiles = k > 0 && tiles_wanted(summation, matvec) && amx_usable();
   // The matrix-vector pairs loop decodes B by byte tables, so it reads one-byte codes only.
   const bool pairs = k > 0 && pairs_wanted(summation, matvec) && bf16_dot_supported() &&
                      !(matvec && b.code_bytes() != 1);
   if (!tiles && !pairs) return fma;
-  // The tiles add by pairs of products too, under the same rule.
-  const Bf16Fit a_fit = operand_fit(a, look_at_values ? m : 0, look_at_values ? k : 0);
-  const Bf16Fit b_fit = operand_fit(b, look_at_values ? k : 0, look_at_values ? n : 0);
+  // The tiles add by pairs of products too, under the same rule, and may split one
+  // operand into pieces: B's scan stops early once A needs splitting.
+  const Bf16Fit a_fit = fit_of(a, m, k, look_at_values, tiles ? 3 : 1);
+  const Bf16Fit b_fit = fit_of(b, k, n, look_at_values, tiles && a_fit.pieces() == 1 ? 3 : 1);
+  if (tiles) {
+    if (!tiles_are_exact(a_fit, b_fit, k)) return fma;
+    return {MatmulKernel::tiles_gemm, a_fit.pieces(), b_fit.pieces()};
+  }
   if (!pairs_are_exact(a_fit, b_fit, k)) return fma;
-  if (tiles) return MatmulKernel::tiles_gemm;
-  if (!matvec) return MatmulKernel::pairs_gemm;
+  if (!matvec) return {MatmulKernel::pairs_gemm};
   float table[256];
   b.decode_table(table);
-  return matvec_bf16_dot_applies(table) ? MatmulKernel::pairs_matvec : fma;
+  return {matvec_bf16_dot_applies(table) ? MatmulKernel::pairs_matvec : MatmulKernel::fma_matvec};
 }
 
 }  // namespace softfloat::matmul_detail

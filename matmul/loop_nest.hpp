@@ -17,6 +17,7 @@
 //   Packer:      using Word = ...;  (the packed element: float, or a uint32_t of two bf16)
 //                void pack_a(const NestBlock&, Word* packed);  rows x depth of A as
 //                  slivers of tile_rows rows, sliver s at packed + s * tile_rows * words
+//                  (times a_pieces, and likewise for B)
 //                void pack_b(const NestBlock&, Word* packed);  depth x columns of B as
 //                  slivers of tile_columns columns, sliver s at packed + s * tile_columns * words
 //                (words = shape.packed_depth(block.depth); rows and columns past the block
@@ -50,8 +51,12 @@ struct LoopNestShape {
   std::size_t values_per_word = 1;  // depth steps per packed word (2 for bf16 pairs)
   std::size_t block_rows = kBlockRows;        // mc, a multiple of tile_rows
   std::size_t panel_columns = kPanelColumns;  // nc, a multiple of tile_columns
+  // Packed copies of each row of A and column of B: more than one where the tile GEMM
+  // splits an operand's values into bf16 pieces (amx_gemm.hpp), one per piece.
+  std::size_t a_pieces = 1, b_pieces = 1;
 
-  // Packed words per row of an A sliver, and per column of a B sliver, for `depth` steps.
+  // Packed words per row of an A sliver, and per column of a B sliver, for `depth` steps
+  // of one piece.
   constexpr std::size_t packed_depth(std::size_t depth) const {
     return round_up_to_multiple(depth, depth_step) / values_per_word;
   }
@@ -117,8 +122,8 @@ void run_loop_nest(const LoopNestShape& shape, Packer& packer, const MicroKernel
     void pack_a(const NestBlock& block) { packer.pack_a(block, packed_a.get()); }
     void tile(const NestBlock& block, const NestTile& tile) {
       const std::size_t words = shape.packed_depth(block.depth);
-      const Word* a = packed_a.get() + tile.row * words;
-      const Word* b = packed_b.get() + tile.column * words;
+      const Word* a = packed_a.get() + tile.row * words * shape.a_pieces;
+      const Word* b = packed_b.get() + tile.column * words * shape.b_pieces;
       float* out = c + (block.row0 + tile.row) * ldc + block.column0 + tile.column;
       const bool continue_sums = block.continue_sums();
       if (tile.rows == shape.tile_rows && tile.columns == shape.tile_columns) {
@@ -141,8 +146,8 @@ void run_loop_nest(const LoopNestShape& shape, Packer& packer, const MicroKernel
                 kernel,
                 c,
                 ldc,
-                hwy::AllocateAligned<Word>(words * panel_columns),
-                hwy::AllocateAligned<Word>(block_rows * words),
+                hwy::AllocateAligned<Word>(words * panel_columns * shape.b_pieces),
+                hwy::AllocateAligned<Word>(block_rows * words * shape.a_pieces),
                 hwy::AllocateAligned<float>(tile_words)};
   std::fill(runner.edge.get(), runner.edge.get() + tile_words, 0.0f);
   for_each_block(shape, m, n, k, runner);

@@ -104,7 +104,8 @@ void check_summation(MatmulSummation summation, const char* where) {
 void compute_sum(const matmul_detail::CodeMatrix& a, const matmul_detail::CodeMatrix& b, float* s, std::size_t lds,
                  std::size_t m, std::size_t n, std::size_t k, const Format& accumulator, MatmulSummation summation) {
   namespace md = matmul_detail;
-  const MatmulKernel kernel = md::choose_kernel(a, b, m, n, k, accumulator, summation, true);
+  const md::KernelChoice choice = md::choose_kernel(a, b, m, n, k, accumulator, summation, true);
+  const MatmulKernel kernel = choice.kernel;
   if (kernel == MatmulKernel::scalar_accumulator) return md::accumulate_exact(a, b, s, lds, m, n, k, accumulator);
   const double multiply_adds = double(m) * double(n) * double(k);
   md::for_column_parts(n, 64, multiply_adds, [&](std::size_t begin, std::size_t end) {
@@ -114,7 +115,8 @@ void compute_sum(const matmul_detail::CodeMatrix& a, const matmul_detail::CodeMa
       case MatmulKernel::pairs_matvec:
         return md::matvec_fp32(a, part, s + begin, end - begin, k, kernel == MatmulKernel::pairs_matvec);
       case MatmulKernel::pairs_gemm: return md::gemm_bf16_dot(a, part, s + begin, lds, m, end - begin, k);
-      case MatmulKernel::tiles_gemm: return md::gemm_amx(a, part, s + begin, lds, m, end - begin, k);
+      case MatmulKernel::tiles_gemm:
+        return md::gemm_amx(a, part, s + begin, lds, m, end - begin, k, choice.a_pieces, choice.b_pieces);
       default: return md::gemm_fp32(a, part, s + begin, lds, m, end - begin, k);
     }
   });
@@ -143,7 +145,7 @@ MatmulKernel matmul_path(const Format& format_a, const Format& format_b, std::si
   // Matrices without codes: choose_kernel reads only their formats.
   const matmul_detail::CodeMatrix a(detail::MatmulOperand{nullptr, code_bytes_of(format_a, "A"), format_a, k});
   const matmul_detail::CodeMatrix b(detail::MatmulOperand{nullptr, code_bytes_of(format_b, "B"), format_b, n});
-  return matmul_detail::choose_kernel(a, b, m, n, k, accumulator, summation, false);
+  return matmul_detail::choose_kernel(a, b, m, n, k, accumulator, summation, false).kernel;
 }
 
 std::string_view matmul_kernel_name(MatmulKernel kernel) {

@@ -34,13 +34,13 @@ struct TrafficCounter {
   // A block of B is read once and packed.
   void pack_b(const NestBlock& block) {
     traffic.reads += std::uint64_t(block.depth) * block.columns;
-    packed_b = packed(block.columns, shape.tile_columns, block.depth);
+    packed_b = packed(block.columns, shape.tile_columns, block.depth) * shape.b_pieces;
   }
   // A block of A is read once per B block and packed beside it; with one tile of C in
   // registers, that is what the fast memory holds.
   void pack_a(const NestBlock& block) {
     traffic.reads += std::uint64_t(block.rows) * block.depth;
-    const std::uint64_t fast = packed(block.rows, shape.tile_rows, block.depth) + packed_b +
+    const std::uint64_t fast = packed(block.rows, shape.tile_rows, block.depth) * shape.a_pieces + packed_b +
                                std::uint64_t(shape.tile_rows) * shape.tile_columns;
     traffic.peak_fast_words = std::max(traffic.peak_fast_words, fast);
   }

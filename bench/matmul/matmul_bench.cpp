@@ -84,19 +84,21 @@ struct Setting {
   MatmulSummation summation;
 };
 
-template <class F>
+// A of FA, B of FB (fp32 activations times E4M3 weights: a quantized Linear's forward).
+template <class FA, class FB = FA>
 void square_matmul(benchmark::State& state) {
   const std::size_t n = std::size_t(state.range(0));
-  const Setting setting(state, 1, n, n, n, F::format);
-  const Matrix<F> a = random_matrix<F>(n * n, 1), b = random_matrix<F>(n * n, 2);
+  const Setting setting(state, 1, n, n, n, FA::format, FB::format);
+  const Matrix<FA> a = random_matrix<FA>(n * n, 1);
+  const Matrix<FB> b = random_matrix<FB>(n * n, 2);
   std::vector<float> c(n * n);
   for (auto _ : state) {
-    matmul<F, F>(a.codes.data(), b.codes.data(), c.data(), n, n, n, setting.summation);
+    matmul<FA, FB>(a.codes.data(), b.codes.data(), c.data(), n, n, n, setting.summation);
     benchmark::DoNotOptimize(c.data());
     benchmark::ClobberMemory();
   }
   set_gflops(state, double(n), double(n), double(n));
-  const MatmulKernel kernel = matmul_path(F::format, F::format, n, n, n, binary32_format, setting.summation);
+  const MatmulKernel kernel = matmul_path(FA::format, FB::format, n, n, n, binary32_format, setting.summation);
   state.counters["flops_per_word"] =
       matmul_fast_path_traffic(n, n, n, kernel).intensity(1.0);
 }
@@ -110,6 +112,7 @@ void square_sizes(benchmark::internal::Benchmark* b) {
 }
 BENCHMARK(square_matmul<E4M3>)->Name("matmul_e4m3_x_e4m3")->Apply(square_sizes);
 BENCHMARK(square_matmul<BF16>)->Name("matmul_bf16_x_bf16")->Apply(square_sizes);
+BENCHMARK(square_matmul<FP32, E4M3>)->Name("matmul_fp32_x_e4m3")->Apply(square_sizes);
 
 // A low-precision accumulator (the general accumulator path): BF16 inputs, each step
 // one rounding of product plus running sum to Acc, at 512^3 on one and two threads.

@@ -44,11 +44,12 @@ matvec_avx2="SOFTFLOAT_MAX_ISA=avx2 OPENBLAS_CORETYPE=Haswell $matvec"
 # rounding beside memcpy, on one thread and on the library's two.
 out_of_cache="${BUILD:-build}/bench/simd/bench_simd_conversion --benchmark_filter='^(memcpy_fp32|(round_trip|round_trip_stochastic|quantize_stochastic)/(fp16|bf16|e5m2|e4m3))/67108864\$' --benchmark_min_time=0.3 --benchmark_repetitions=5 --benchmark_enable_random_interleaving=true --benchmark_report_aggregates_only=true"
 out_of_cache_threads="SOFTFLOAT_NUM_THREADS=2 $out_of_cache"
-# Square GEMMs, one thread, E4M3 and BF16 codes at the default summation (fastest: AMX
-# tiles where usable) and in order, beside sgemm on the same values; one JSON per size,
+# Square GEMMs, one thread, E4M3 and BF16 codes and fp32 times E4M3 (a quantized
+# Linear's forward) at the default summation (fastest: AMX tiles where usable) and in
+# order, beside sgemm on the same values; one JSON per size,
 # since each size has its own sgemm row; 1024 again under the AVX2 ceiling.
 gemm() {  # gemm SIZE: the command for one size
-  echo "${BUILD:-build}/bench/matmul/bench_matmul --benchmark_filter='^(matmul_(e4m3_x_e4m3|bf16_x_bf16)/n:$1/threads:1/summation:[01]|openblas_sgemm/n:$1/threads:1)/' --benchmark_min_time=0.5 --benchmark_repetitions=3 --benchmark_enable_random_interleaving=true --benchmark_report_aggregates_only=true"
+  echo "${BUILD:-build}/bench/matmul/bench_matmul --benchmark_filter='^(matmul_(e4m3_x_e4m3|bf16_x_bf16|fp32_x_e4m3)/n:$1/threads:1/summation:[01]|openblas_sgemm/n:$1/threads:1)/' --benchmark_min_time=0.5 --benchmark_repetitions=3 --benchmark_enable_random_interleaving=true --benchmark_report_aggregates_only=true"
 }
 gemm_1024=$(gemm 1024)
 gemm_2048=$(gemm 2048)

@@ -21,6 +21,7 @@
 #include <numeric>
 #include <random>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "matmul/bf16_dot.hpp"
@@ -215,21 +216,29 @@ TEST_P(MatmulEveryTarget, Bf16FitScansEveryValue) {
     const bool counted = field != 0xFF && (code & 0x7FFF) != 0;
     matmul_detail::Bf16Fit fit;
     fit.add(&value, 1);
-    ASSERT_EQ(fit.bf16_values, !(counted && field == 0)) << std::hex << code;
+    ASSERT_EQ(fit.bf16_values(), !(counted && field == 0)) << std::hex << code;
+    ASSERT_EQ(fit.pieces(), 1) << std::hex << code;
+    ASSERT_EQ(fit.infinities, (code & 0x7FFF) == 0x7F80) << std::hex << code;
     ASSERT_EQ(fit.largest_exponent, counted ? int(field) - 127 : INT_MIN) << std::hex << code;
-    ASSERT_EQ(fit.smallest_quantum, counted ? int(field) - 134 : INT_MAX) << std::hex << code;
+    ASSERT_EQ(fit.smallest_quantum(), counted ? int(field) - 134 : INT_MAX) << std::hex << code;
   }
-  for (std::size_t length = 1; length <= 40; ++length)
-    for (std::size_t where = 0; where < length; ++where) {
-      std::vector<float> values(length, 0.75f);  // exponent -1
-      values[where] = 1.0f + 0x1p-9f;            // 10 significant bits
-      if (where > 0) values[where - 1] = 0x1p-100f;
-      matmul_detail::Bf16Fit fit;
-      fit.add(values.data(), length);
-      EXPECT_FALSE(fit.bf16_values) << length << " " << where;
-      EXPECT_EQ(fit.largest_exponent, 0) << length << " " << where;
-      EXPECT_EQ(fit.smallest_quantum, where > 0 ? -107 : length > 1 ? -8 : -7) << length << " " << where;
-    }
+  // 10 significant bits need two bf16 pieces, 21 need three; the quantum is then the
+  // exponent less 15 or 23.
+  for (const auto& [odd_value, pieces] : {std::pair{1.0f + 0x1p-9f, 2}, std::pair{1.0f + 0x1p-20f, 3}})
+    for (std::size_t length = 1; length <= 40; ++length)
+      for (std::size_t where = 0; where < length; ++where) {
+        std::vector<float> values(length, 0.75f);  // exponent -1
+        values[where] = odd_value;
+        if (where > 0) values[where - 1] = 0x1p-100f;
+        matmul_detail::Bf16Fit fit;
+        fit.add(values.data(), length);
+        const int below = 8 * pieces - 1;
+        EXPECT_FALSE(fit.bf16_values()) << length << " " << where;
+        EXPECT_EQ(fit.pieces(), pieces) << length << " " << where;
+        EXPECT_FALSE(fit.infinities) << length << " " << where;
+        EXPECT_EQ(fit.largest_exponent, 0) << length << " " << where;
+        EXPECT_EQ(fit.smallest_quantum(), (where > 0 ? -100 : length > 1 ? -1 : 0) - below) << length << " " << where;
+      }
 }
 
 TEST(MatrixVectorByteDecode, RuleConstantsByHand) {

@@ -167,6 +167,17 @@ TEST(MatmulPath, EachKindOfCall) {
   EXPECT_EQ((matmul_path<E4M3, E4M3>(2, 64, 64, MatmulSummation::tiles)), tiles_gemm);
   EXPECT_EQ((matmul_path<BF16, E2M1>(64, 3, 7, MatmulSummation::tiles)), tiles_gemm);
   EXPECT_EQ((matmul_path<E4M3, E4M3>(1, 64, 64, MatmulSummation::tiles)), MatmulKernel::fma_matvec);
+  // The tiles split one operand of up to 24 significant bits into bf16 pieces, for k >=
+  // 32 and an other operand without infinities (E5M2 has them); never both operands,
+  // and the pairs kernels never.
+  EXPECT_EQ((matmul_path<FP32, E4M3>(64, 64, 64, MatmulSummation::tiles)), tiles_gemm);
+  EXPECT_EQ((matmul_path<E2M1, FP32>(64, 64, 32, MatmulSummation::tiles)), tiles_gemm);
+  EXPECT_EQ((matmul_path<FP16, E4M3>(64, 64, 64, MatmulSummation::tiles)), tiles_gemm);
+  EXPECT_EQ((matmul_path<FP32, E4M3>(64, 64, 31, MatmulSummation::tiles)), MatmulKernel::fma_gemm);
+  EXPECT_EQ((matmul_path<FP32, E5M2>(64, 64, 64, MatmulSummation::tiles)), MatmulKernel::fma_gemm);
+  EXPECT_EQ((matmul_path<FP32, FP32>(64, 64, 64, MatmulSummation::tiles)), MatmulKernel::fma_gemm);
+  EXPECT_EQ((matmul_path<FP32, FP16>(64, 64, 64, MatmulSummation::tiles)), MatmulKernel::fma_gemm);
+  EXPECT_EQ((matmul_path<FP32, E4M3>(64, 64, 64, MatmulSummation::pairs)), MatmulKernel::fma_gemm);
   // The default summation is the process-wide setting.
   {
     const ScopedSummation in_order(MatmulSummation::in_order);
@@ -210,7 +221,13 @@ std::vector<float> run_kernel(MatmulKernel kernel, const Codes<FA>& a, const Cod
   switch (kernel) {
     case MatmulKernel::pairs_gemm: matmul_detail::gemm_bf16_dot(am, bm, c.data(), s.n, s.m, s.n, s.k); break;
     case MatmulKernel::fma_gemm: matmul_detail::gemm_fp32(am, bm, c.data(), s.n, s.m, s.n, s.k); break;
-    case MatmulKernel::tiles_gemm: matmul_detail::gemm_amx(am, bm, c.data(), s.n, s.m, s.n, s.k); break;
+    case MatmulKernel::tiles_gemm: {
+      // Formats of more than 8 significant bits are split into bf16 pieces (amx_gemm.hpp).
+      const auto pieces = [](const Format& f, std::size_t bytes) { return bytes == 1 ? 1 : (f.mantissa_bits + 8) / 8; };
+      matmul_detail::gemm_amx(am, bm, c.data(), s.n, s.m, s.n, s.k, pieces(FA::format, sizeof(a[0])),
+                              pieces(FB::format, sizeof(b[0])));
+      break;
+    }
     case MatmulKernel::fma_matvec:
     case MatmulKernel::pairs_matvec:
       matmul_detail::matvec_fp32(am, bm, c.data(), s.n, s.k, kernel == MatmulKernel::pairs_matvec);
@@ -242,6 +259,9 @@ TEST(MatmulPath, NamesTheKernelThatRuns) {
   check_named_kernel_runs<BF16, BF16>({30, 70, 500}, 2);
   check_named_kernel_runs<E4M3, E4M3>({1, 300, 999}, 3);
   check_named_kernel_runs<E5M2, FP16>({20, 40, 60}, 4);
+  // The tiles split FP32 (three pieces) or FP16 (two) against a one-byte operand.
+  check_named_kernel_runs<FP32, E4M3>({40, 70, 300}, 5);
+  check_named_kernel_runs<E4M3, FP16>({40, 50, 200}, 6);
 }
 
 }  // namespace

@@ -61,8 +61,7 @@ TEST(PairsRule, ByHand) {
   EXPECT_FALSE(pairs_are_exact(fit_of({0x1p-130f}), fit_of({1.0f}), 1));
   // Infinities, NaNs and zeros are outside the rule.
   EXPECT_TRUE(pairs_are_exact(fit_of({INFINITY, NAN, 0.0f, 2.0f}), fit_of({-INFINITY}), 1 << 20));
-  // The one-byte formats of the fp8 family qualify as formats, for any k up to 2^20;
-  // FP16 never does (11 significant bits).
+  // The one-byte formats of the fp8 family qualify as formats, for any k up to 2^20.
   const auto format_fit = [](const Format& format) {
     std::vector<std::uint8_t> none;
     const detail::MatmulOperand x{none.data(), 1, format, 1};
@@ -71,9 +70,14 @@ TEST(PairsRule, ByHand) {
   for (const Format& f : {E4M3::format, E5M2::format, E3M2::format, E2M3::format, E2M1::format})
     for (const Format& g : {E4M3::format, E5M2::format, E2M1::format})
       EXPECT_TRUE(pairs_are_exact(format_fit(f), format_fit(g), 1 << 20)) << format_name(f) << " x " << format_name(g);
-  const Codes<FP16> one{FP16(1.0f).bits()};
-  const Bf16Fit fp16_fit = matmul_detail::operand_fit(matmul_detail::CodeMatrix(operand<FP16>(one, 1)), 1, 1);
-  EXPECT_FALSE(fp16_fit.bf16_values);
+  // FP16 values are scanned: 1 is a bf16 value, 1 + 2^-10 is not (11 significant bits).
+  const auto fp16_fit = [](float value) {
+    const Codes<FP16> one{FP16(value).bits()};
+    return matmul_detail::operand_fit(matmul_detail::CodeMatrix(operand<FP16>(one, 1)), 1, 1);
+  };
+  EXPECT_TRUE(fp16_fit(1.0f).bf16_values());
+  EXPECT_FALSE(fp16_fit(1.0f + 0x1p-10f).bf16_values());
+  EXPECT_FALSE(pairs_are_exact(fp16_fit(1.0f + 0x1p-10f), format_fit(E4M3::format), 1024));
 }
 
 // Shapes across the kernels' edges: tile 12 x 32, depth block 384, 64-column chunks of

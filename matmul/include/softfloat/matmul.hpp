@@ -55,7 +55,17 @@
 //     nearest even per addition, and c = fl(c + fl(e + o)), starting from c = +0.
 //     Every value on the way is a partial sum of the same products, so the result
 //     obeys the same error bound; it is not bit-identical to the in-order chain or to
-//     pairs. The matrix-vector shape (m = 1) keeps the in-order chain.
+//     pairs. One operand may instead hold values of more than 8 significant bits
+//     (FP32; FP16 and TF32 have 11) when k >= 32 and the other operand's values are
+//     bf16 values without infinities: each such value v is the exact sum of two or
+//     three bf16 pieces of v's sign, hi + mid + lo, each the leading 8 bits of what
+//     remains, and each block of 32 steps runs the above once per piece (hi, mid,
+//     lo) against the other operand's same values. Every piece must be a multiple of
+//     2^-126 or more and the pairs rule's bounds must hold for the pieces' products;
+//     as |hi| + |mid| + |lo| = |v| and no product meets more roundings than in the
+//     chain (15 + 3 ceil(k / 32) <= k - 1), the same error bound holds (the reasoning
+//     is in matmul/amx_gemm.hpp). The matrix-vector shape (m = 1) keeps the in-order
+//     chain.
 //   Acc = FP32, summation MatmulSummation::fastest (the default): in_order, pairs or
 //     tiles, per shape (GEMM or matrix-vector), as the table of
 //     softfloat/matmul_summation.hpp says for this CPU: tiles for the GEMM where AMX runs
