@@ -192,7 +192,6 @@ QuantizeConstants derive_quantize_constants(const Format& f, Rounding mode, Over
   // The stochastic fast path takes the same lanes: below 2^max_exponent rounding away
   // from zero reaches at most the max binade's first code, never an overflow.
   c.stochastic_fast_span = (c.stochastic != 0 && c.rare_at > c.fast_low) ? c.rare_at - c.fast_low : 0;
-  c.stochastic_add = std::uint32_t(f.bias - 127) << 23;
   c.stochastic_draw_shift = 32 - c.mantissa_shift;
   // Middle path: every overflow must be one clamp of the magnitude, with the sign
   // added after (true of every format's nearest-even overflow code). An unsigned

@@ -87,14 +87,14 @@ struct QuantizeConstants {
   std::uint32_t random_k0, random_k1;
   std::uint32_t counter_base;
   // Stochastic fast path, for a vector whose lanes are all in the nearest-even fast
-  // path's range: code = (t + increment + stochastic_add) >> mantissa_shift with
+  // path's range: code = (t + increment + ((bias - 127) << 23)) >> mantissa_shift with
   // increment = draw >> stochastic_draw_shift (32 - mantissa_shift), draw = ~bits for
   // Rounding::stochastic (then D + increment carries into the kept bits, D the discarded
   // ones, iff bits < D * 2^(32 - shift): round_to_format's rule exactly) and 0 - (bits & 1)
-  // for stochastic_equal (every inexact lane rounds up iff its lowest bit is 1).
+  // for stochastic_equal (every inexact lane rounds up iff its lowest bit is 1); the
+  // loop adds the rebias through fast_add (quantize_floats-inl.h).
   // stochastic_fast_span = 0 turns it off.
   std::uint32_t stochastic_fast_span;
-  std::uint32_t stochastic_add;  // (bias - 127) << 23, as in fast_add
   std::uint32_t stochastic_draw_shift;
 };
 

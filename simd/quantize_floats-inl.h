@@ -270,24 +270,30 @@ HWY_INLINE VU QuantizeMiddle(const QuantizeConstants& c, VU u, VU t) {
 // below 2^max_exponent (the nearest-even fast path's lanes), else the general path.
 // Both give round_to_format's bits: the increment carries into the kept bits exactly
 // when the rule says to round away from zero.
+// The fast path hands the sink t + increment - fast_half as the nearest-even fast path
+// hands it t + lsb (sink.Rounded adds fast_half back): the codes are then
+// (t + increment + ((bias - 127) << 23)) >> mantissa_shift, as fast_add = fast_half +
+// ((bias - 127) << 23), and round_trip's floats are t + increment with the low bits cleared,
+// without forming a code (the same bits: below 2^max_exponent the code is a normal one).
+// The other paths hand the sink the codes.
 // kGeneralFirst skips the attempt (the caller's choice, as for nearest even);
 // `fast_failures` counts the vectors that could not take the fast path.
-template <bool kGeneralFirst>
-HWY_INLINE VU QuantizeStochasticVector(const QuantizeConstants& c, VU u, VU random, std::size_t& fast_failures) {
+template <bool kGeneralFirst, class Sink>
+HWY_INLINE void QuantizeStochasticVector(const QuantizeConstants& c, VU u, VU random, std::size_t& fast_failures,
+                                         const Sink& sink, std::size_t i) {
   const DU du;
-  if constexpr (kGeneralFirst) return QuantizeVector<Path::kStochastic>(c, u, random);
-  const VU t = hn::And(u, hn::Set(du, c.fast_abs_mask));
-  const VU offset = hn::Sub(t, hn::Set(du, c.fast_low));
-  const bool all_normal = hn::AllTrue(du, hn::Lt(offset, hn::Set(du, c.stochastic_fast_span)));
-  fast_failures += all_normal ? 0 : 1;
-  if (HWY_LIKELY(all_normal)) {
-    const VU draw = c.stochastic == 1 ? hn::Not(random) : hn::Sub(hn::Zero(du), hn::And(random, hn::Set(du, 1u)));
-    const VU increment = hn::ShiftRightSame(draw, int(c.stochastic_draw_shift));
-    const VU magnitude = hn::ShiftRightSame(hn::Add(hn::Add(t, increment), hn::Set(du, c.stochastic_add)),
-                                            int(c.mantissa_shift));
-    return hn::Or(magnitude, MovedSign(c, u));
+  if constexpr (!kGeneralFirst) {
+    const VU t = hn::And(u, hn::Set(du, c.fast_abs_mask));
+    const VU offset = hn::Sub(t, hn::Set(du, c.fast_low));
+    const bool all_normal = hn::AllTrue(du, hn::Lt(offset, hn::Set(du, c.stochastic_fast_span)));
+    fast_failures += all_normal ? 0 : 1;
+    if (HWY_LIKELY(all_normal)) {
+      const VU draw = c.stochastic == 1 ? hn::Not(random) : hn::Sub(hn::Zero(du), hn::And(random, hn::Set(du, 1u)));
+      const VU increment = hn::ShiftRightSame(draw, int(c.stochastic_draw_shift));
+      return sink.Rounded(c, i, hn::Sub(hn::Add(t, increment), hn::Set(du, c.fast_half)), u);
+    }
   }
-  return QuantizeVector<Path::kStochastic>(c, u, random);
+  sink(i, QuantizeVector<Path::kStochastic>(c, u, random));
 }
 
 // Nearest even: the fast path when every lane is normal in the format, else the
@@ -379,8 +385,8 @@ HWY_INLINE void QuantizeVectors(const QuantizeConstants& c, const float* in, std
         PrefetchAhead(in + v * lanes);
         const VU random = RandomBits(c, index + v * lanes);
         const VU u = LoadFloatBits(in + v * lanes);
-        sink(v * lanes, general_first ? QuantizeStochasticVector<true>(c, u, random, fast_failures)
-                                      : QuantizeStochasticVector<false>(c, u, random, fast_failures));
+        if (general_first) QuantizeStochasticVector<true>(c, u, random, fast_failures, sink, v * lanes);
+        else QuantizeStochasticVector<false>(c, u, random, fast_failures, sink, v * lanes);
       }
       general_first = fast_failures * 4 > end - begin;
     }
