@@ -89,10 +89,12 @@ void matvec_e2m1(const float* x, const BlockScaledWeights& w, float* y) {
   const float* values = e2m1_values();
   const std::size_t n = w.n, halves = (n + 1) / 2;
   std::vector<float> even(halves, 0.0f), odd(halves, 0.0f);  // the chains start from +0
+  const bsd::UnscaledChainWindow window =
+      w.scaling == WeightScaling::mx ? bsd::unscaled_chain_window(x, w.k) : bsd::UnscaledChainWindow{};
   const auto rows = [&](std::size_t p0, std::size_t count, const std::uint8_t* scale_codes) {
     HWY_DYNAMIC_DISPATCH(bsd::AccumulateE2m1Rows)(x + p0, w.elements.data() + p0 * w.row_bytes(), w.row_bytes(),
                                                   count, n / 2, n % 2 != 0, values, scale_codes,
-                                                  w.scaling == WeightScaling::nvfp4, even.data(), odd.data());
+                                                  w.scaling == WeightScaling::nvfp4, window, even.data(), odd.data());
   };
   if (w.scaling == WeightScaling::none) {
     rows(0, w.k, nullptr);

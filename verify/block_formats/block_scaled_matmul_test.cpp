@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "block_formats/packed_codes.hpp"
+#include "block_formats/unscaled_chain.hpp"
 #include "softfloat/block_scaled_matmul.hpp"
 #include "softfloat/named_formats.hpp"
 #include "softfloat/nvfp4.hpp"
@@ -261,6 +262,110 @@ TEST_P(BlockScaledEveryTarget, SixBitEveryCodeAndEveryScale) {
         matmul(x.data(), w, c.data(), 1);
         EXPECT_EQ(count_bit_differences(c, definition(x, w, 1), describe(w, {1, k, n})), 0u);
       }
+}
+
+// MX blocks whose columns take the unscaled chain (block_formats/unscaled_chain.hpp:
+// z = y / s, the block's steps on the bare E2M1 values, y = z * s) beside columns that
+// keep the scaled chain, at the edges of its conditions, against the definition's
+// scaled chain bit for bit. Activations x = +-(1 + f) 2^(e0 + r), f a random mantissa
+// (bf16's 7 bits where products are rounded first), r in [0, spread]; the scale codes
+// of each 128-column group are drawn from [first, first + span), so that some groups
+// lie wholly inside the window and others straddle its edge; blocks from
+// `zero_rows_from` on hold only zero elements, so that the sums carried into them are
+// all that is left.
+enum class Signs { random, rise_and_fall, rise_then_rise_and_fall };
+enum class Elements { any, positive, halves, staircase };
+struct UnscaledCase {
+  const char* what;
+  int e0, spread;                 // x's exponents
+  std::uint32_t first[3], span;   // the scale codes of blocks 0, 1, 2
+  std::size_t zero_rows_from;     // the block from which the elements are zero (3: none)
+  // x's signs: random; + in the first 16 rows of each block and - in the last 16 (with
+  // positive elements the sums climb and come back); or + through block 0 first.
+  Signs signs;
+  // Every code, codes 0 .. 7, +-0.5 only, or a staircase: 21 sixes, one 1.5 and ten
+  // zeros in each column of block 0 (the sum 127.5), then sixes.
+  Elements elements;
+};
+
+TEST_P(BlockScaledEveryTarget, UnscaledChainKeepsTheScaledChainsBits) {
+  const UnscaledCase cases[] = {
+      // E = -125, the lowest the chain allows: scales from 2^0 take it. With elements
+      // +-0.5 and the scales 2^-2 (code 125) below the window, the scaled chain's sums
+      // stay in fp32's subnormal range and round there, where the unscaled ones would not.
+      {"subnormal sums", -125, 0, {125, 126, 127}, 5, 3, Signs::random, Elements::halves},
+      {"subnormal sums, every code", -125, 2, {125, 126, 127}, 5, 3, Signs::random, Elements::any},
+      // A nonzero x below 2^-125: no column may take it.
+      {"x too small", -126, 2, {125, 126, 127}, 5, 3, Signs::random, Elements::any},
+      // Too small for the unscaled form, where the products x * 0.5 round below 2^-126.
+      {"x too small, large scales", -126, 0, {128, 128, 128}, 5, 3, Signs::random, Elements::halves},
+      // x = +-2^110: the window ends at 2^4 (code 131); with codes 139 and 140 the sums
+      // pass 2^128 halfway through a block (the scaled chain's infinity stays) and
+      // would come back in the unscaled one.
+      {"overflow halfway", 110, 0, {129, 129, 129}, 12, 3, Signs::rise_and_fall, Elements::positive},
+      // Block 0 (2^11, outside the window) leaves the sums 127.5 * 2^121 = 2^128 - 2^120;
+      // blocks 1 and 2 lie in the window (2^4), but a sum above 2^125 where a pass starts
+      // keeps the scaled chain, whose climb of 96 * 2^114 overflows where the unscaled
+      // one's would not.
+      {"large sums carried", 110, 0, {138, 131, 131}, 1, 3, Signs::rise_then_rise_and_fall, Elements::staircase},
+      // Block 0 leaves sums near 2^-125 (scales 2^-105 on x near 2^-20); block 1's scale
+      // 2^33 would round z = y / s, which the exactness check refuses, and its zero
+      // elements leave those sums as they were.
+      {"tiny sums under a large scale", -20, 4, {22, 160, 127}, 1, 1, Signs::random, Elements::any},
+      // The same with block 1's scales 2^-40 (z = y * 2^40, exact): the chain runs.
+      {"tiny sums under a small scale", -20, 4, {22, 87, 127}, 2, 1, Signs::random, Elements::any},
+  };
+  const bool bf16_x = rounds_products_first(GetParam());
+  const std::size_t k = 96, n = 262, row_bytes = mx::element_bytes(mx::Element::fp4_e2m1, n);
+  for (const UnscaledCase& c : cases) {
+    std::mt19937_64 rng(17);
+    std::vector<float> x(k);
+    for (std::size_t p = 0; p < k; ++p) {
+      const float f = c.signs == Signs::random ? std::uniform_real_distribution<float>(1.0f, 2.0f)(rng) : 1.0f;
+      bool negative = rng() % 2 != 0;
+      if (c.signs != Signs::random) negative = p % 32 >= 16 && (c.signs == Signs::rise_and_fall || p >= 32);
+      x[p] = std::ldexp(f, c.e0 + int(rng() % std::uint64_t(c.spread + 1))) * (negative ? -1.0f : 1.0f);
+    }
+    if (bf16_x) simd::round_trip(x.data(), k, x.data(), BF16::format, Rounding::toward_zero);
+    std::vector<std::uint8_t> elements(k * row_bytes, 0), scales(3 * n);
+    for (std::size_t p = 0; p < k; ++p)
+      for (std::size_t j = 0; j < n; ++j) {
+        if (p / 32 >= c.zero_rows_from) continue;
+        std::uint8_t code = std::uint8_t(rng() % 16);
+        if (c.elements == Elements::positive) code &= 7;
+        if (c.elements == Elements::halves) code = (code & 8) | 1;  // +-0.5
+        if (c.elements == Elements::staircase) code = p >= 32 || p < 21 ? 7 : p == 21 ? 3 : 0;
+        block_formats_detail::write_bits(elements.data() + p * row_bytes, j, 4, code);
+      }
+    for (std::size_t b = 0; b < 3; ++b)
+      for (std::size_t j = 0; j < n; ++j) {
+        // Even groups of 128 columns: one code for the group; odd ones: a code a column.
+        const std::uint32_t offset = (j / 128) % 2 == 0 ? std::uint32_t(j / 128) % c.span : std::uint32_t(rng() % c.span);
+        scales[b * n + j] = std::uint8_t(c.first[b] + offset);
+      }
+    const BlockScaledWeights w{mx::Element::fp4_e2m1, WeightScaling::mx, k, n, elements, scales, 0.0f};
+    std::vector<float> y(n, -1.0f);
+    matmul(x.data(), w, y.data(), 1);
+    EXPECT_EQ(count_bit_differences(y, definition(x, w, 1), c.what), 0u) << c.what;
+  }
+}
+
+// The window of the header's worked value, and the activations that close it.
+TEST(UnscaledChainWindow, WorkedValueAndEmptyWindows) {
+  const float x[] = {0.75f, 1e-3f, -2.5f};
+  const auto window = block_formats_detail::unscaled_chain_window(x, 3);
+  EXPECT_EQ(window.code_lo, 12u);
+  EXPECT_EQ(window.code_hi, 246u);
+  const float tiny[] = {1.0f, 0x1p-126f}, infinite[] = {1.0f, INFINITY}, nan[] = {std::nanf("")};
+  const float huge[] = {0x1p123f, 0x1p123f}, zeros[] = {0.0f, -0.0f};
+  EXPECT_TRUE(block_formats_detail::unscaled_chain_window(tiny, 2).empty());
+  EXPECT_FALSE(block_formats_detail::unscaled_chain_window(tiny, 1).empty());
+  EXPECT_TRUE(block_formats_detail::unscaled_chain_window(infinite, 2).empty());
+  EXPECT_TRUE(block_formats_detail::unscaled_chain_window(nan, 1).empty());
+  EXPECT_TRUE(block_formats_detail::unscaled_chain_window(huge, 2).empty());  // 6 * 2^124 > 2^125
+  const auto all_zero = block_formats_detail::unscaled_chain_window(zeros, 2);
+  EXPECT_EQ(all_zero.code_lo, 1u);
+  EXPECT_EQ(all_zero.code_hi, 253u);
 }
 
 // The layout: codes and scales of quantize_weights are those of mx::quantize /

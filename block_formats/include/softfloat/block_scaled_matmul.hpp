@@ -58,7 +58,11 @@
 // byte, by a table lookup within one vector (vpermps: a 16-entry table on AVX-512, the 8
 // magnitudes and the sign bit on AVX2; a gather on narrower targets), multiplied by the
 // block's scales (decoded once per block of rows by integer operations, no table), and
-// accumulated by FMA in eight independent chains, reading each byte of W once. One-byte
+// accumulated by FMA in eight independent chains, reading each byte of W once. Where an
+// MX scale s = 2^e allows (block_formats/unscaled_chain.hpp: e within bounds that the
+// activations' smallest exponent and sum set, and checks on each running sum), the
+// block's steps take the bare elements on y / s and multiply by s at the end: the same
+// bits, one multiply a weight fewer. One-byte
 // elements (MXFP8 E4M3 / E5M2, MX-scaled or plain) are decoded in registers by matmul's
 // half rule (fp16 fields, then F16C) and multiplied by their column's scale, where the
 // target converts fp16 and no weight times its scale leaves fp32's range, else a block
