@@ -47,12 +47,26 @@ HWY_INLINE hn::Vec<hn::RebindToFloat<D>> E8m0Values(D du, hn::Vec<D> code) {
 // in the top of fp32's mantissa and rebiases e by 127 - 7. Subnormal (e = 0): f * 2^-9,
 // exact through int to float. m = 0x7F is NaN. The sign is code bit 7, moved to bit 31.
 // Worked value: code 0x41 = 0 1000 001 -> (0x41 << 20) + (120 << 23) = 0x40100000 = 2.25.
+// The normal rule alone, for magnitudes 8 .. 0x7E (E4m3NormalPositive says when a
+// vector of codes holds nothing else).
+template <class D>
+HWY_INLINE hn::Vec<hn::RebindToFloat<D>> E4m3NormalValues(D du, hn::Vec<D> magnitude) {
+  return hn::BitCast(hn::RebindToFloat<D>(), hn::Add(hn::ShiftLeft<20>(magnitude), hn::Set(du, 120u << 23)));
+}
+
+// Whether every code is positive and normal (8 .. 0x7E), as NVFP4's recipe makes the
+// scale of every block that is not all zeros: then E4m3NormalValues is the value.
+template <class D>
+HWY_INLINE hn::Mask<D> E4m3NotNormalPositive(D du, hn::Vec<D> code) {
+  return hn::Gt(hn::Sub(code, hn::Set(du, 8u)), hn::Set(du, 0x7Eu - 8u));
+}
+
 template <class D>
 HWY_INLINE hn::Vec<hn::RebindToFloat<D>> E4m3Values(D du, hn::Vec<D> code) {
   const hn::RebindToFloat<D> df;
   const hn::RebindToSigned<D> di;
   const auto magnitude = hn::And(code, hn::Set(du, 0x7Fu));
-  const auto normal = hn::BitCast(df, hn::Add(hn::ShiftLeft<20>(magnitude), hn::Set(du, 120u << 23)));
+  const auto normal = E4m3NormalValues(du, magnitude);
   const auto subnormal = hn::Mul(hn::ConvertTo(df, hn::BitCast(di, magnitude)), hn::Set(df, 0x1p-9f));
   auto value = hn::IfThenElse(hn::RebindMask(df, hn::Lt(magnitude, hn::Set(du, 8u))), subnormal, normal);
   value = hn::IfThenElse(hn::RebindMask(df, hn::Eq(magnitude, hn::Set(du, 0x7Fu))), hn::NaN(df), value);
