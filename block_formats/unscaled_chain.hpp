@@ -31,6 +31,7 @@
 #pragma once
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
@@ -46,14 +47,17 @@ struct UnscaledChainWindow {
 };
 
 inline UnscaledChainWindow unscaled_chain_window(const float* x, std::size_t k) {
-  int smallest_exponent = 128;
+  // E by the exponent field: E = field - 127 for normal x; a subnormal x's field is 0.
+  std::uint32_t smallest_field = 255;
   double sum = 0.0;
   for (std::size_t p = 0; p < k; ++p) {
-    if (!std::isfinite(x[p])) return {};
-    if (x[p] == 0.0f) continue;
-    smallest_exponent = std::min(smallest_exponent, std::ilogb(x[p]));
-    sum += std::fabs(double(x[p]));
+    const std::uint32_t magnitude = std::bit_cast<std::uint32_t>(x[p]) & 0x7FFFFFFFu;
+    if (magnitude >= 0x7F800000u) return {};  // an infinity or a NaN
+    if (magnitude == 0) continue;
+    smallest_field = std::min(smallest_field, magnitude >> 23);
+    sum += double(std::bit_cast<float>(magnitude));
   }
+  const int smallest_exponent = int(smallest_field) - 127;
   if (smallest_exponent < -125) return {};
   // g of the header's bound; one binade of margin covers the rounding of `sum`.
   const int growth = sum == 0.0 ? -200 : int(std::ceil(std::log2(6.0 * sum))) + 1;
