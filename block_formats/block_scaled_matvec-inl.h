@@ -21,7 +21,7 @@
 // power-of-two scales may instead divide the sums where a block starts and multiply
 // them where it ends, the same bits (unscaled_chain.hpp says when). The
 // scales are decoded from their codes by integer operations (E8m0Values, E4m3Values),
-// de-interleaved as the sums are, once per vector of columns and pass of 16 rows.
+// de-interleaved as the sums are, once per vector of columns and pass of rows.
 
 #if defined(SOFTFLOAT_BLOCK_FORMATS_BLOCK_SCALED_MATVEC_INL_H_) == defined(HWY_TARGET_TOGGLE)
 #ifdef SOFTFLOAT_BLOCK_FORMATS_BLOCK_SCALED_MATVEC_INL_H_
@@ -188,6 +188,9 @@ HWY_INLINE void AccumulateE2m1RowsOf(const float* HWY_RESTRICT x, const std::uin
   const std::size_t lanes = hn::Lanes(df);
   const std::size_t vector_end = pairs / lanes * lanes;
   const VF one = hn::Set(df, 1.0f);
+  // The window's bounds as scale values (E8M0 code c is fp32's bits c << 23).
+  const VF window_lo = hn::BitCast(df, hn::Set(DU(), window.code_lo << 23));
+  const VF window_hi = hn::BitCast(df, hn::Set(DU(), window.code_hi << 23));
   // Sixteen rows per pass, so that each running sum is loaded and stored once per 16
   // steps, over blocks of 2048 bytes (4096 columns), whose sums (32 KiB) stay in L1 /
   // L2 while the 16 rows stream past them. Four vectors of bytes a step: eight
@@ -230,13 +233,15 @@ HWY_INLINE void AccumulateE2m1RowsOf(const float* HWY_RESTRICT x, const std::uin
           // E8M0 scales: the unscaled chain (unscaled_chain.hpp) where every lane of the
           // four vectors may take it, one multiply a weight fewer.
           if (!window.empty()) {
-            const VF lo = hn::BitCast(df, hn::Set(DU(), window.code_lo << 23));
-            const VF hi = hn::BitCast(df, hn::Set(DU(), window.code_hi << 23));
             VF ze0, ze1, ze2, ze3, zo0, zo1, zo2, zo3;
-            auto ok = hn::And(Unscale(e0, se0, lo, hi, ze0), Unscale(e1, se1, lo, hi, ze1));
-            ok = hn::And(ok, hn::And(Unscale(e2, se2, lo, hi, ze2), Unscale(e3, se3, lo, hi, ze3)));
-            ok = hn::And(ok, hn::And(Unscale(o0, so0, lo, hi, zo0), Unscale(o1, so1, lo, hi, zo1)));
-            ok = hn::And(ok, hn::And(Unscale(o2, so2, lo, hi, zo2), Unscale(o3, so3, lo, hi, zo3)));
+            auto ok = hn::And(Unscale(e0, se0, window_lo, window_hi, ze0),
+                              Unscale(e1, se1, window_lo, window_hi, ze1));
+            ok = hn::And(ok, hn::And(Unscale(e2, se2, window_lo, window_hi, ze2),
+                                 Unscale(e3, se3, window_lo, window_hi, ze3)));
+            ok = hn::And(ok, hn::And(Unscale(o0, so0, window_lo, window_hi, zo0),
+                                 Unscale(o1, so1, window_lo, window_hi, zo1)));
+            ok = hn::And(ok, hn::And(Unscale(o2, so2, window_lo, window_hi, zo2),
+                                 Unscale(o3, so3, window_lo, window_hi, zo3)));
             if (hn::AllTrue(df, ok)) {
               unscaled = true;
               e0 = ze0, e1 = ze1, e2 = ze2, e3 = ze3, o0 = zo0, o1 = zo1, o2 = zo2, o3 = zo3;

@@ -42,12 +42,7 @@ HWY_INLINE hn::Vec<hn::RebindToFloat<D>> E8m0Values(D du, hn::Vec<D> code) {
   return hn::BitCast(df, bits);
 }
 
-// E4M3 (NVFP4): magnitude bits m = code & 0x7F hold exponent field e = m >> 3 and
-// mantissa f = m & 7. Normal (e > 0): fp32 bits (m << 20) + (120 << 23), which puts f
-// in the top of fp32's mantissa and rebiases e by 127 - 7. Subnormal (e = 0): f * 2^-9,
-// exact through int to float. m = 0x7F is NaN. The sign is code bit 7, moved to bit 31.
-// Worked value: code 0x41 = 0 1000 001 -> (0x41 << 20) + (120 << 23) = 0x40100000 = 2.25.
-// The normal rule alone, for magnitudes 8 .. 0x7E (E4m3NormalPositive says when a
+// The normal rule alone, for magnitudes 8 .. 0x7E (E4m3NotNormalPositive says when a
 // vector of codes holds nothing else).
 template <class D>
 HWY_INLINE hn::Vec<hn::RebindToFloat<D>> E4m3NormalValues(D du, hn::Vec<D> magnitude) {
@@ -61,6 +56,11 @@ HWY_INLINE hn::Mask<D> E4m3NotNormalPositive(D du, hn::Vec<D> code) {
   return hn::Gt(hn::Sub(code, hn::Set(du, 8u)), hn::Set(du, 0x7Eu - 8u));
 }
 
+// E4M3 (NVFP4): magnitude bits m = code & 0x7F hold exponent field e = m >> 3 and
+// mantissa f = m & 7. Normal (e > 0): fp32 bits (m << 20) + (120 << 23), which puts f
+// in the top of fp32's mantissa and rebiases e by 127 - 7. Subnormal (e = 0): f * 2^-9,
+// exact through int to float. m = 0x7F is NaN. The sign is code bit 7, moved to bit 31.
+// Worked value: code 0x41 = 0 1000 001 -> (0x41 << 20) + (120 << 23) = 0x40100000 = 2.25.
 template <class D>
 HWY_INLINE hn::Vec<hn::RebindToFloat<D>> E4m3Values(D du, hn::Vec<D> code) {
   const hn::RebindToFloat<D> df;
