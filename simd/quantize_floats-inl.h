@@ -93,6 +93,27 @@ using VU = hn::Vec<DU>;
 // a >= b on unsigned lanes (Highway 1.0.3 has no unsigned operator>=).
 HWY_INLINE hn::Mask<DU> AtLeast(VU a, VU b) { return hn::Not(hn::Lt(a, b)); }
 
+// Every lane shifted by the same count, known only at run time (a format's constant).
+// On AVX2 and AVX-512 by a per-lane shift (vpsrlvd / vpsllvd) of a broadcast count,
+// which the compiler hoists out of the loop: a shift by a count in an xmm register
+// (Highway's ShiftRightSame) is two uops on Intel's cores, and GCC reloads that
+// register inside the loop, a third. SSE4 has no per-lane shift; other targets keep
+// ShiftRightSame.
+HWY_INLINE VU ShiftRightBy(VU v, std::uint32_t count) {
+#if HWY_TARGET == HWY_AVX2 || HWY_TARGET == HWY_AVX3 || HWY_TARGET == HWY_AVX3_DL
+  return hn::Shr(v, hn::Set(DU(), count));
+#else
+  return hn::ShiftRightSame(v, int(count));
+#endif
+}
+HWY_INLINE VU ShiftLeftBy(VU v, std::uint32_t count) {
+#if HWY_TARGET == HWY_AVX2 || HWY_TARGET == HWY_AVX3 || HWY_TARGET == HWY_AVX3_DL
+  return hn::Shl(v, hn::Set(DU(), count));
+#else
+  return hn::ShiftLeftSame(v, int(count));
+#endif
+}
+
 // Loads one vector of float bits; stores one vector of codes as `Code`.
 HWY_INLINE VU LoadFloatBits(const float* in) {
   const DU du;
@@ -154,7 +175,7 @@ HWY_NOINLINE inline VU FixRareLanes(const QuantizeConstants c, VU u, VU a, VU ma
 // The code's sign bit for float bits u: moved down from bit 31.
 HWY_INLINE VU MovedSign(const QuantizeConstants& c, VU u) {
   const DU du;
-  return hn::And(hn::ShiftRightSame(u, int(c.sign_shift)), hn::Set(du, c.sign_bit));
+  return hn::And(ShiftRightBy(u, c.sign_shift), hn::Set(du, c.sign_bit));
 }
 // The same, dropped where the format has no -0 and the magnitude rounded to zero.
 HWY_INLINE VU CodeSign(const QuantizeConstants& c, VU u, VU magnitude) {
@@ -167,19 +188,26 @@ HWY_INLINE VU CodeSign(const QuantizeConstants& c, VU u, VU magnitude) {
 // (by a comparison with random bits).
 enum class Path { kNearestEven, kDeterministic, kStochastic };
 
-// The random bits of the lanes whose element counters are counter_base + index +
-// (0, 1, ...): softfloat::detail::keyed_bits on each lane (softfloat/random_bits.hpp).
-HWY_INLINE VU RandomBits(const QuantizeConstants& c, std::size_t index) {
+// The random bits of the lanes whose element counters are `counter` (counter_base +
+// the element's index): softfloat::detail::keyed_bits on each lane
+// (softfloat/random_bits.hpp). kInverted gives ~bits instead, the stochastic fast
+// path's draw, in the same number of operations (the last xor becomes an xnor).
+template <bool kInverted = false>
+HWY_INLINE VU RandomBits(const QuantizeConstants& c, VU counter) {
   const DU du;
-  auto mix = [&](VU x) {
+  auto multiply_xorshift = [&](VU x) {
     x = hn::Xor(x, hn::ShiftRight<16>(x));
     x = hn::Mul(x, hn::Set(du, 0x7FEB352Du));
     x = hn::Xor(x, hn::ShiftRight<15>(x));
-    x = hn::Mul(x, hn::Set(du, 0x846CA68Bu));
+    return hn::Mul(x, hn::Set(du, 0x846CA68Bu));
+  };
+  auto mix = [&](VU x) {  // mix32
+    x = multiply_xorshift(x);
     return hn::Xor(x, hn::ShiftRight<16>(x));
   };
-  const VU counter = hn::Add(hn::Iota(du, 0), hn::Set(du, std::uint32_t(c.counter_base + index)));
-  return mix(hn::Xor(mix(hn::Xor(counter, hn::Set(du, c.random_k0))), hn::Set(du, c.random_k1)));
+  const VU x = multiply_xorshift(hn::Xor(mix(hn::Xor(counter, hn::Set(du, c.random_k0))), hn::Set(du, c.random_k1)));
+  if constexpr (kInverted) return hn::Not(hn::Xor(x, hn::ShiftRight<16>(x)));
+  else return hn::Xor(x, hn::ShiftRight<16>(x));
 }
 
 // One vector of floats -> codes by the general formula (any lane, any direction).
@@ -254,9 +282,8 @@ HWY_INLINE VU QuantizeVector(const QuantizeConstants& c, VU u, VU random) {
 HWY_INLINE VU QuantizeMiddle(const QuantizeConstants& c, VU u, VU t) {
   const DU du;
   const DF df;
-  const int fixed_shift = int(c.mantissa_shift);
-  const VU lsb = hn::And(hn::ShiftRightSame(t, fixed_shift), hn::Set(du, c.fast_lsb_mask));
-  const VU normal = hn::ShiftRightSame(hn::Add(hn::Add(t, lsb), hn::Set(du, c.fast_add)), fixed_shift);
+  const VU lsb = hn::And(ShiftRightBy(t, c.mantissa_shift), hn::Set(du, c.fast_lsb_mask));
+  const VU normal = ShiftRightBy(hn::Add(hn::Add(t, lsb), hn::Set(du, c.fast_add)), c.mantissa_shift);
   const VU magic = hn::Set(du, c.middle_magic);
   const VU subnormal = hn::Sub(hn::BitCast(du, hn::Add(hn::BitCast(df, t), hn::BitCast(df, magic))), magic);
   VU magnitude = hn::IfThenElse(hn::Lt(t, hn::Set(du, c.fast_low)), subnormal, normal);
@@ -278,8 +305,9 @@ HWY_INLINE VU QuantizeMiddle(const QuantizeConstants& c, VU u, VU t) {
 // The other paths hand the sink the codes.
 // kGeneralFirst skips the attempt (the caller's choice, as for nearest even);
 // `fast_failures` counts the vectors that could not take the fast path.
-template <bool kGeneralFirst, class Sink>
-HWY_INLINE void QuantizeStochasticVector(const QuantizeConstants& c, VU u, VU random, std::size_t& fast_failures,
+// `bits` are the lanes' random bits, inverted unless kEqual (RandomBits<!kEqual>).
+template <bool kGeneralFirst, bool kEqual, class Sink>
+HWY_INLINE void QuantizeStochasticVector(const QuantizeConstants& c, VU u, VU bits, std::size_t& fast_failures,
                                          const Sink& sink, std::size_t i) {
   const DU du;
   if constexpr (!kGeneralFirst) {
@@ -288,12 +316,40 @@ HWY_INLINE void QuantizeStochasticVector(const QuantizeConstants& c, VU u, VU ra
     const bool all_normal = hn::AllTrue(du, hn::Lt(offset, hn::Set(du, c.stochastic_fast_span)));
     fast_failures += all_normal ? 0 : 1;
     if (HWY_LIKELY(all_normal)) {
-      const VU draw = c.stochastic == 1 ? hn::Not(random) : hn::Sub(hn::Zero(du), hn::And(random, hn::Set(du, 1u)));
-      const VU increment = hn::ShiftRightSame(draw, int(c.stochastic_draw_shift));
+      const VU draw = kEqual ? hn::Sub(hn::Zero(du), hn::And(bits, hn::Set(du, 1u))) : bits;
+      const VU increment = ShiftRightBy(draw, c.stochastic_draw_shift);
       return sink.Rounded(c, i, hn::Sub(hn::Add(t, increment), hn::Set(du, c.fast_half)), u);
     }
   }
-  sink(i, QuantizeVector<Path::kStochastic>(c, u, random));
+  sink(i, QuantizeVector<Path::kStochastic>(c, u, kEqual ? bits : hn::Not(bits)));
+}
+
+// The stochastic loop, for one kind of draw (kEqual: Rounding::stochastic_equal), in
+// blocks of 16 vectors as nearest even's below: data whose vectors nearly always hold a
+// subnormal lane (4- and 6-bit formats) go straight to the general path. The lanes'
+// counters advance by one vector's lanes a step, from counter_base + index.
+template <bool kEqual, class Sink>
+HWY_INLINE void QuantizeStochasticVectors(const QuantizeConstants& c, const float* in, std::size_t count,
+                                          const Sink& sink, std::size_t index) {
+  const DU du;
+  const std::size_t lanes = hn::Lanes(du);
+  VU counter = hn::Add(hn::Iota(du, 0), hn::Set(du, std::uint32_t(c.counter_base + index)));
+  const VU step = hn::Set(du, std::uint32_t(lanes));
+  constexpr std::size_t kBlock = 16;
+  bool general_first = false;
+  for (std::size_t begin = 0; begin < count; begin += kBlock) {
+    const std::size_t end = count - begin < kBlock ? count : begin + kBlock;
+    std::size_t fast_failures = 0;
+    for (std::size_t v = begin; v < end; ++v) {
+      PrefetchAhead(in + v * lanes);
+      const VU bits = RandomBits<!kEqual>(c, counter);
+      counter = hn::Add(counter, step);
+      const VU u = LoadFloatBits(in + v * lanes);
+      if (general_first) QuantizeStochasticVector<true, kEqual>(c, u, bits, fast_failures, sink, v * lanes);
+      else QuantizeStochasticVector<false, kEqual>(c, u, bits, fast_failures, sink, v * lanes);
+    }
+    general_first = fast_failures * 4 > end - begin;
+  }
 }
 
 // Nearest even: the fast path when every lane is normal in the format, else the
@@ -311,7 +367,7 @@ HWY_INLINE void QuantizeNearestVector(const QuantizeConstants& c, VU u, std::siz
   fast_failures += all_normal ? 0 : 1;
   if constexpr (!kMiddleFirst) {
     if (HWY_LIKELY(all_normal)) {
-      const VU lsb = hn::And(hn::ShiftRightSame(t, int(c.mantissa_shift)), hn::Set(du, c.fast_lsb_mask));
+      const VU lsb = hn::And(ShiftRightBy(t, c.mantissa_shift), hn::Set(du, c.fast_lsb_mask));
       return sink.Rounded(c, i, hn::Add(t, lsb), u);
     }
   }
@@ -323,7 +379,7 @@ HWY_INLINE void QuantizeNearestVector(const QuantizeConstants& c, VU u, std::siz
 // sign moved down from bit 31.
 HWY_INLINE VU FastPathCodes(const QuantizeConstants& c, VU t_lsb, VU u) {
   const DU du;
-  return hn::Or(hn::ShiftRightSame(hn::Add(t_lsb, hn::Set(du, c.fast_add)), int(c.mantissa_shift)), MovedSign(c, u));
+  return hn::Or(ShiftRightBy(hn::Add(t_lsb, hn::Set(du, c.fast_add)), c.mantissa_shift), MovedSign(c, u));
 }
 
 // Where each vector of codes goes: sink(i, codes) for elements [i, i + lanes) of the
@@ -374,22 +430,8 @@ HWY_INLINE void QuantizeVectors(const QuantizeConstants& c, const float* in, std
       sink(v * lanes, QuantizeVector<kPath>(c, u, u));
     }
   } else if constexpr (kPath == Path::kStochastic) {
-    // Blocks of 16 vectors, as nearest even's below: data whose vectors nearly always
-    // hold a subnormal lane (4- and 6-bit formats) go straight to the general path.
-    constexpr std::size_t kBlock = 16;
-    bool general_first = false;
-    for (std::size_t begin = 0; begin < count; begin += kBlock) {
-      const std::size_t end = count - begin < kBlock ? count : begin + kBlock;
-      std::size_t fast_failures = 0;
-      for (std::size_t v = begin; v < end; ++v) {
-        PrefetchAhead(in + v * lanes);
-        const VU random = RandomBits(c, index + v * lanes);
-        const VU u = LoadFloatBits(in + v * lanes);
-        if (general_first) QuantizeStochasticVector<true>(c, u, random, fast_failures, sink, v * lanes);
-        else QuantizeStochasticVector<false>(c, u, random, fast_failures, sink, v * lanes);
-      }
-      general_first = fast_failures * 4 > end - begin;
-    }
+    if (c.stochastic == 2) QuantizeStochasticVectors<true>(c, in, count, sink, index);
+    else QuantizeStochasticVectors<false>(c, in, count, sink, index);
   } else {
     constexpr std::size_t kBlock = 16;
     bool middle_first = false;
