@@ -200,10 +200,9 @@ def test_packed_float64_input_is_rounded_from_the_double():
 # --- Errors ---------------------------------------------------------------------------------
 
 def test_wrong_dtypes_raise_type_error():
-    with pytest.raises(TypeError, match=r"softfloat\.round_trip: expected a float32 or float64 array, got dtype int64"):
+    with pytest.raises(TypeError, match=r"softfloat\.round_trip: expected an array of floats \(float32, float64, "
+                                        r"float16 or an ml_dtypes float type\), got dtype int64"):
         softfloat.round_trip(np.arange(3), "e4m3")
-    with pytest.raises(TypeError, match=r"float16.*astype\(numpy\.float32\)"):
-        softfloat.quantize(np.zeros(3, np.float16), "e4m3")
     with pytest.raises(TypeError, match="complex128"):
         softfloat.round_trip(np.zeros(3, complex), "e4m3")
     with pytest.raises(TypeError, match=r"softfloat\.dequantize: expected codes as uint8.*got dtype int8"):
