@@ -36,7 +36,7 @@ namespace softfloat::matmul_test {
 namespace {
 
 // Single elements, tile edges (MR = 6 or 12, NR = 2 to 32), a depth beyond one block
-// (256), rows beyond one block (144) and columns beyond one panel (4096).
+// (512), rows beyond one block (144) and columns beyond one panel (4096).
 const Shape kShapes[] = {{1, 1, 1},    {1, 33, 17},   {1, 1000, 37}, {2, 2, 2},     {7, 13, 300},
                          {13, 40, 260}, {150, 35, 20}, {2, 4100, 2}, {12, 32, 513}, {25, 65, 9}};
 

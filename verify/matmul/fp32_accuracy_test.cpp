@@ -2,7 +2,7 @@
 // inputs: every element within gamma_k(2^-24) * sum |a||b| (plus the reference's own
 // gamma_k(2^-53) share) for E4M3 x E4M3, BF16 x BF16, E5M2 x E4M3, FP16 x FP16,
 // E2M1 x E2M1 and E4M3 x BF16, over every combination of m, n, k in {1, 2, 17, 64},
-// shapes with 257, shapes that cross the GEMM's block sizes (144 rows, depth 256, 4096
+// shapes with 257, shapes that cross the GEMM's block sizes (144 rows, depth 512, 4096
 // columns), and 1024^3 (E4M3 and BF16) checked on a sample of rows. Each product in
 // both summation orders, in_order and pairs (fastest is one of the two on every CPU;
 // pairs is the in-order chain where the CPU lacks vdpbf16ps). About 6 s in Release,
@@ -80,7 +80,7 @@ TYPED_TEST(Fp32Accuracy, ShapesWith257AndOddShapes) {
   for (const Shape& s : shapes) check_shape<FA, FB>(s, rng);
 }
 
-// Row blocks of 144, depth blocks of 256 and column panels of 4096 (matmul/blocking.hpp):
+// Row blocks of 144, depth blocks of 512 and column panels of 4096 (matmul/blocking.hpp):
 // edges of each, and several of each, so the running sums cross blocks.
 TYPED_TEST(Fp32Accuracy, ShapesAcrossGemmBlocks) {
   using FA = typename TypeParam::FA;

@@ -3,7 +3,7 @@
 // T = 1, 2, 4; intensity 63.0 and 126.0 for n = 4096, T = 128), the traffic of tiles
 // that do not divide the sizes, counted against a sum written out by hand, and the
 // argument checks; and the fast paths' own loop nest (matmul/loop_nest.hpp) counted
-// the same way, against sums worked out by hand for its block sizes (depth 256 or 384,
+// the same way, against sums worked out by hand for its block sizes (depth 512 or 384,
 // 144 rows, 4096 columns) and against the closed form over shapes on and off the blocks.
 #include <gtest/gtest.h>
 
@@ -105,18 +105,18 @@ TEST(MatmulModels, BadArgumentsThrow) {
   expect_bad_sizes_throw(four, four);
 }
 
-// 1024^3 by the FMA GEMM: one column panel, four depth blocks of 256. B and A are each
-// read once (2^20 words each), C is stored after every depth block (4 x 2^20) and
-// reloaded after the first (3 x 2^20).
+// 1024^3 by the FMA GEMM: one column panel, two depth blocks of 512. B and A are each
+// read once (2^20 words each), C is stored after every depth block (2 x 2^20) and
+// reloaded after the first (2^20).
 TEST(FastPathTraffic, SquareByTheFmaBlocking) {
   const Traffic t = matmul_fast_path_traffic(1024, 1024, 1024);
   EXPECT_EQ(t.flops, std::uint64_t{1} << 31);
-  EXPECT_EQ(t.reads, 5u << 20);
-  EXPECT_EQ(t.writes, 4u << 20);
+  EXPECT_EQ(t.reads, 3u << 20);
+  EXPECT_EQ(t.writes, 2u << 20);
   const matmul_detail::LoopNestShape shape = matmul_detail::gemm_fp32_shape();
-  // The packed B panel (256 x 1024), the packed A block (144 rows x 256) and a tile.
-  EXPECT_EQ(t.peak_fast_words, 256u * 1024 + 144u * 256 + shape.tile_rows * shape.tile_columns);
-  EXPECT_NEAR(t.intensity(1.0), double(1u << 31) / double(9u << 20), 1e-9);
+  // The packed B panel (512 x 1024), the packed A block (144 rows x 512) and a tile.
+  EXPECT_EQ(t.peak_fast_words, 512u * 1024 + 144u * 512 + shape.tile_rows * shape.tile_columns);
+  EXPECT_NEAR(t.intensity(1.0), double(1u << 31) / double(5u << 20), 1e-9);
 }
 
 // The pairs GEMM's depth blocks of 384 (384, 384, 256): C moves one round trip fewer.
@@ -127,10 +127,11 @@ TEST(FastPathTraffic, SquareByThePairsBlocking) {
   EXPECT_EQ(t.peak_fast_words, 384u * 1024 + 144u * 384 + 12u * 32);
 }
 
-// 512 x 8192 x 512: two column panels of 4096, so A is read twice; two depth blocks.
+// 512 x 8192 x 1024: two column panels of 4096, so A is read twice; two depth blocks, so
+// C is stored twice and reloaded once.
 TEST(FastPathTraffic, TwoPanels) {
-  const Traffic t = matmul_fast_path_traffic(512, 8192, 512);
-  EXPECT_EQ(t.reads, 512u * 8192 + 2u * 512 * 512 + 512u * 8192);
+  const Traffic t = matmul_fast_path_traffic(512, 8192, 1024);
+  EXPECT_EQ(t.reads, 1024u * 8192 + 2u * 512 * 1024 + 512u * 8192);
   EXPECT_EQ(t.writes, 2u * 512 * 8192);
 }
 
