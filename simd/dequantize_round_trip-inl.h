@@ -53,12 +53,12 @@ namespace hn = hwy::HWY_NAMESPACE;
 // The sign of a code, moved to fp32's sign bit.
 HWY_INLINE VU DequantizedSign(const DequantizeConstants& c, VU code) {
   const DU du;
-  return hn::ShiftLeftSame(hn::And(code, hn::Set(du, c.sign_bit)), int(c.sign_shift));
+  return ShiftLeftBy(hn::And(code, hn::Set(du, c.sign_bit)), c.sign_shift);
 }
 // The fp32 bits of a normal magnitude.
 HWY_INLINE VU DequantizedNormal(const DequantizeConstants& c, VU magnitude) {
   const DU du;
-  return hn::Add(hn::ShiftLeftSame(magnitude, int(c.mantissa_shift)), hn::Set(du, c.exponent_adjust));
+  return hn::Add(ShiftLeftBy(magnitude, c.mantissa_shift), hn::Set(du, c.exponent_adjust));
 }
 
 HWY_INLINE VU DequantizeVector(const DequantizeConstants& c, VU code) {
@@ -71,14 +71,14 @@ HWY_INLINE VU DequantizeVector(const DequantizeConstants& c, VU code) {
   const VU normal = DequantizedNormal(c, magnitude);
   const VU by_conversion =
       hn::Add(hn::BitCast(du, hn::ConvertTo(df, hn::BitCast(di, mantissa))), hn::Set(du, c.subnormal_exponent_adjust));
-  const VU by_shift = hn::ShiftLeftSame(mantissa, int(c.subnormal_shift));
+  const VU by_shift = ShiftLeftBy(mantissa, c.subnormal_shift);
   const VU subnormal = hn::IfThenElse(hn::MaskFromVec(hn::Set(du, c.subnormal_by_shift)), by_shift, by_conversion);
   VU bits = hn::IfThenElse(hn::Lt(magnitude, hn::Set(du, c.subnormal_below)), subnormal, normal);
   bits = hn::IfThenElse(hn::Eq(magnitude, hn::Set(du, c.zero_magnitude)), hn::Set(du, c.zero_bits), bits);
   // IEEE inf / NaN: exponent all ones; a NaN becomes quiet and keeps its payload.
   const VU quiet = hn::IfThenElseZero(hn::Ne(mantissa, hn::Zero(du)), hn::Set(du, 0x00400000u));
   const VU ieee_special =
-      hn::Or(hn::Or(hn::Set(du, 0x7F800000u), hn::ShiftLeftSame(mantissa, int(c.mantissa_shift))), quiet);
+      hn::Or(hn::Or(hn::Set(du, 0x7F800000u), ShiftLeftBy(mantissa, c.mantissa_shift)), quiet);
   bits = hn::IfThenElse(AtLeast(magnitude, hn::Set(du, c.ieee_special_at)), ieee_special, bits);
   bits = hn::IfThenElse(hn::Eq(magnitude, hn::Set(du, c.special_magnitude)), hn::Set(du, c.special_magnitude_bits), bits);
   bits = hn::Or(bits, sign);
