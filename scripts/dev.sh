@@ -288,6 +288,11 @@ build_aarch64() { configure_and_build aarch64; }
 #   says which and why; not even built).
 aarch64_threads_cases=$(sed -n 's/^softfloat_add_threads_case([^ ]* \([^ )]*\)).*/\1/p' verify/*/CMakeLists.txt | paste -sd:)
 aarch64_not_under_qemu="${aarch64_threads_cases}:Fp32Accuracy1024.SampledRows"
+# The same cases as a ctest -E pattern, for the binaries whose cases are ctests of their
+# own (EVERY_CASE): there GTEST_FILTER would leave such a ctest running no case at all,
+# reported as passed.
+aarch64_not_under_qemu_ctests="^(${aarch64_not_under_qemu//./\\.})\$"
+aarch64_not_under_qemu_ctests=${aarch64_not_under_qemu_ctests//:/|}
 aarch64_phase() {
   build_aarch64 || return 1
   local status=0 suite
@@ -295,7 +300,7 @@ aarch64_phase() {
   echo "Not run under qemu (scripts/dev.sh): the tests labelled threads or native_only, and ${aarch64_not_under_qemu}"
   for suite in unit conversion simd matmul block_formats; do
     GTEST_FILTER="-${aarch64_not_under_qemu}" ctest --test-dir "build-aarch64/verify/$suite" \
-      --output-on-failure -j"$jobs" -LE 'threads|native_only' || status=1
+      --output-on-failure -j"$jobs" -LE 'threads|native_only' -E "$aarch64_not_under_qemu_ctests" || status=1
   done
   return $status
 }
