@@ -43,24 +43,6 @@ std::size_t element_count(const Shape& shape) {
   return count;
 }
 
-namespace {
-
-// Whether `dtype` is one of ml_dtypes' floating-point types (bfloat16, float8_e4m3fn,
-// float4_e2m1fn, ...; not its int4 / uint4): ml_dtypes.finfo takes exactly those.
-bool is_ml_dtypes_float(const py::dtype& dtype) {
-  const py::object type = dtype.attr("type");
-  if (!py::hasattr(type, "__module__") || py::str(type.attr("__module__")).cast<std::string>() != "ml_dtypes")
-    return false;
-  try {
-    py::module_::import("ml_dtypes").attr("finfo")(dtype);
-    return true;
-  } catch (const py::error_already_set&) {
-    return false;
-  }
-}
-
-}  // namespace
-
 FloatInput read_float_input(const py::handle& object, const char* function) {
   const py::array array = as_array(object, function);
   const py::dtype dtype = array.dtype();
@@ -70,15 +52,17 @@ FloatInput read_float_input(const py::handle& object, const char* function) {
   } else if (dtype.kind() == 'f' && dtype.itemsize() == 8) {
     input.array = contiguous<double>(array, function);
     input.is_double = true;
-  } else if ((dtype.kind() == 'f' && dtype.itemsize() == 2) || is_ml_dtypes_float(dtype)) {
-    // float16 and ml_dtypes' floats hold values that float32 holds exactly (at most 11
-    // significant bits, exponents within float32's), so their cast to float32 loses
-    // nothing and the conversion rounds each value once, from there.
-    input.array = contiguous<float>(array.attr("astype")(py::dtype::of<float>()), function);
   } else {
-    throw py::type_error(std::string("softfloat.") + function +
-                         ": expected an array of floats (float32, float64, float16 or an ml_dtypes float type), "
-                         "got dtype " + dtype_name(array));
+    // float16 and ml_dtypes' floats hold values that float32 holds exactly (at most 11
+    // significant bits, exponents within float32's): softfloat._native_arrays decodes
+    // them from their codes, NaN payloads included, and the conversion rounds each value
+    // once, from there.
+    const py::object values = py::module_::import("softfloat._native_arrays").attr("_exact_values")(array);
+    if (values.is_none())
+      throw py::type_error(std::string("softfloat.") + function +
+                           ": expected an array of floats (float32, float64, float16 or an ml_dtypes float type), "
+                           "got dtype " + dtype_name(array));
+    input.array = contiguous<float>(values, function);
   }
   input.shape = shape_of(input.array);
   input.size = std::size_t(input.array.size());

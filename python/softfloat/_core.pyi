@@ -79,8 +79,7 @@ def format_name(format: str) -> str: ...
 def named_formats() -> list[str]: ...
 def rounding_modes() -> list[str]: ...
 
-# arrays.cpp: float32 input gives float32 values, float64 gives float64, float16 and
-# ml_dtypes' floats (read exactly as float32) give float32; codes are the
+# arrays.cpp: float32 input gives float32 values, float64 gives float64; codes are the
 # narrowest unsigned type that holds the format's width (uint8 when packed=True). The
 # overloads by dtype carry "type: ignore[overload-overlap]" as NumPy's own stubs do: mypy
 # counts a class derived from both float32 and float64 as an overlap, and none exists.
@@ -92,10 +91,6 @@ def round_trip(  # type: ignore[overload-overlap]
 @overload
 def round_trip(array: NDArray[np.float64], format: str, rounding: str = "nearest_even", saturate: bool = False,
                seed: SupportsIndex | None = None, *, offset: SupportsIndex = 0) -> NDArray[np.float64]: ...
-@overload
-def round_trip(  # type: ignore[overload-overlap]
-        array: NDArray[np.float16], format: str, rounding: str = "nearest_even", saturate: bool = False,
-        seed: SupportsIndex | None = None, *, offset: SupportsIndex = 0) -> NDArray[np.float32]: ...
 @overload
 def round_trip(array: ArrayLike, format: str, rounding: str = "nearest_even", saturate: bool = False,
                seed: SupportsIndex | None = None, *,

@@ -18,17 +18,31 @@ __all__ = ["encode", "decode"]
 _UNSIGNED = {1: np.uint8, 2: np.uint16, 4: np.uint32, 8: np.uint64}
 
 
+def _exact_values(array):
+    """The float32 values of an array of a format's own dtype (float16, ml_dtypes' floats),
+    decoded from its codes (every such value is a float32, and a NaN keeps its payload,
+    which a cast through ml_dtypes would not); None for float32, float64 and any dtype that
+    is not a format's. round_trip and quantize read such arrays through it."""
+    array = np.asarray(array)
+    if array.dtype in (np.float32, np.float64):
+        return None
+    fmt = native_dtypes.numpy_format(array.dtype)
+    if fmt is None:
+        return None
+    return _core.dequantize(np.ascontiguousarray(array).view(_UNSIGNED[array.dtype.itemsize]), fmt)
+
+
 def _values(array):
-    """float32 or float64 values of an array: NumPy's floats as they are, an ml_dtypes
-    array decoded exactly (every ml_dtypes float fits float32) by its codes."""
+    """float32 or float64 values of an array: NumPy's floats as they are, a format's own
+    dtype decoded exactly (_exact_values)."""
     array = np.asarray(array)
     if array.dtype in (np.float32, np.float64):
         return array
-    fmt = native_dtypes.numpy_format(array.dtype)
-    if fmt is None:
+    values = _exact_values(array)
+    if values is None:
         raise TypeError(f"softfloat.encode: the array must hold float32 or float64 values, or a format's own dtype "
                         f"({', '.join(('float16',) + native_dtypes.ML_DTYPES)}), got {array.dtype}")
-    return _core.dequantize(np.ascontiguousarray(array).view(_UNSIGNED[array.dtype.itemsize]), fmt)
+    return values
 
 
 def encode(array, format, rounding="nearest_even", saturate=False, seed=None, *, offset=0, as_codes=False):

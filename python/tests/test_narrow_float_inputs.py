@@ -1,5 +1,5 @@
 """float16 and ml_dtypes' float arrays as input to round_trip and quantize: read exactly as
-float32 (every value of theirs is a float32), rounded once from there, and returned as
+float32 from their codes (every value of theirs is a float32), rounded once from there, and returned as
 float32 by round_trip, so that no value of a wider format is rounded again into the input's
 dtype.
 
@@ -79,3 +79,22 @@ def test_float8_values_round_to_a_narrower_format_as_the_peers_cast():
 def test_ml_dtypes_integer_types_are_refused():
     with pytest.raises(TypeError, match=r"softfloat\.quantize: expected an array of floats .* got dtype int4"):
         softfloat.quantize(np.zeros(3, ml_dtypes.int4), "e4m3")
+
+
+@pytest.mark.parametrize("fmt", ["fp16", "bf16", "e5m2", "e3m4", "e4m3:ieee", "e4m3"])
+def test_every_code_of_the_formats_own_dtype_comes_back_as_itself(fmt):
+    # The values of a format's own dtype are read from their codes, so each rounds to
+    # itself, a NaN with its sign and whole payload, made quiet (round_to_format's NaN
+    # rule: the quiet bit, the top mantissa bit, set). ml_dtypes' cast to float32 would
+    # keep the NaN but not its payload.
+    dtype = softfloat._native_dtypes.numpy_dtype(fmt)
+    info = softfloat.format_info(fmt)
+    codes = np.arange(1 << info.bits, dtype=np.uint32).astype(np.uint8 if info.bits == 8 else np.uint16)
+    x = codes.view(dtype)
+    nan = np.isnan(x.astype(np.float32))
+    assert nan.sum() > 1
+    quiet = codes.dtype.type(1 << (info.mantissa_bits - 1))
+    expected = np.where(nan, codes | quiet, codes)
+    assert np.array_equal(softfloat.quantize(x, fmt), expected)
+    assert np.array_equal(softfloat.round_trip(x, fmt).view(np.uint32),
+                          softfloat.dequantize(expected, fmt).view(np.uint32))
