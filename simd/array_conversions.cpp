@@ -84,8 +84,8 @@ void quantize_part(const float* in, std::size_t n, Code* out, const Format& form
 
 // F16C's vcvtph2ps writes with plain stores, so an output beyond the cache (`stream`)
 // takes the generic kernel, whose stores stream: on the model-207 Xeon, dequantize of
-// 2^26 fp16 codes took 44 ms by F16C and ~15 by the generic kernel (memcpy of the
-// floats: 24-27 ms).
+// 2^26 fp16 codes took 43-44 ms by F16C and 19-21 by the generic kernel (memcpy of
+// the floats: 26-30 ms in the same runs).
 template <class Code>
 void dequantize_part(const Code* in, std::size_t n, float* out, const Format& format, bool stream = false) {
   if constexpr (sizeof(Code) == 2) {

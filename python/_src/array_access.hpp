@@ -21,7 +21,8 @@ namespace py = pybind11;
 using Shape = std::vector<py::ssize_t>;
 
 // A float32 or float64 array, contiguous (float16 and ml_dtypes' float arrays arrive as
-// float32, decoded exactly from their codes by softfloat._native_arrays). `array` owns (or borrows) the data.
+// float32, decoded exactly from their codes by softfloat._native_arrays). `array` owns
+// (or borrows) the data.
 struct FloatInput {
   py::array array;
   bool is_double = false;
