@@ -1,7 +1,7 @@
 """float16 and ml_dtypes' float arrays as input to round_trip and quantize: read exactly as
-float32 from their codes (every value of theirs is a float32), rounded once from there, and returned as
-float32 by round_trip, so that no value of a wider format is rounded again into the input's
-dtype.
+float32 from their codes (every value of theirs is a float32), rounded once from there,
+and returned as float32 by round_trip, so that no value of a wider format is rounded again
+into the input's dtype.
 
 The reference is a peer's cast from the same narrow dtype: ml_dtypes 0.6.0 casts float16
 and bfloat16 straight to its float8 / float6 / float4 types. Every one of the 2^16 float16
