@@ -37,7 +37,8 @@ def test_every_pattern_quantizes_as_the_peers_cast(source, fmt):
     nan = np.isnan(x.astype(np.float32))
     assert nan.sum() > 0
     wrong = np.flatnonzero((ours != theirs) & ~nan)
-    assert wrong.size == 0, [(hex(int(x.view(np.uint16)[i])), hex(int(ours[i])), hex(int(theirs[i]))) for i in wrong[:8]]
+    assert wrong.size == 0, [(hex(int(x.view(np.uint16)[i])), hex(int(ours[i])), hex(int(theirs[i])))
+                             for i in wrong[:8]]
     decoded = softfloat.dequantize(ours[nan], fmt)
     assert np.isnan(decoded).all() or not softfloat.format_info(fmt).has_nan
 
