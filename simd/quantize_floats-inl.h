@@ -188,27 +188,44 @@ HWY_INLINE VU CodeSign(const QuantizeConstants& c, VU u, VU magnitude) {
 // (by a comparison with random bits).
 enum class Path { kNearestEven, kDeterministic, kStochastic };
 
+// x >> 16 in each 32-bit lane. On AVX2 and AVX-512 a byte shuffle (vpshufb) that
+// moves the lane's two high bytes down and zeroes the others: on Intel's cores it runs
+// on port 5, where the shifts of 512-bit vectors and the hash's multiplies all wait on
+// port 0. Elsewhere the shift.
+HWY_INLINE VU ShiftRight16(VU x) {
+#if HWY_TARGET == HWY_AVX2 || HWY_TARGET == HWY_AVX3 || HWY_TARGET == HWY_AVX3_DL
+  const hn::Repartition<std::uint8_t, DU> d8;
+  // Within each 16-byte block, lane j's bytes 4j + 2 and 4j + 3, then two zeros
+  // (indices with the high bit set).
+  alignas(16) static constexpr std::uint8_t kHighHalves[16] = {2,  3,  0x80, 0x80, 6,  7,  0x80, 0x80,
+                                                              10, 11, 0x80, 0x80, 14, 15, 0x80, 0x80};
+  return hn::BitCast(DU(), hn::TableLookupBytesOr0(hn::BitCast(d8, x), hn::LoadDup128(d8, kHighHalves)));
+#else
+  return hn::ShiftRight<16>(x);
+#endif
+}
+
 // The random bits of the lanes whose element counters are `counter` (counter_base +
-// the element's index): softfloat::detail::keyed_bits on each lane
-// (softfloat/random_bits.hpp). kInverted gives ~bits instead, the stochastic fast
-// path's draw, in the same number of operations (the last xor becomes an xnor).
-template <bool kInverted = false>
-HWY_INLINE VU RandomBits(const QuantizeConstants& c, VU counter) {
+// the element's index), softfloat::detail::keyed_bits on each lane
+// (softfloat/random_bits.hpp), in two steps: RandomHash stops before the last
+// xorshift, and RandomBitsOf(x) = x ^ (x >> 16) finishes it. That xorshift changes only
+// the low 16 bits, so a draw that reads bits 16 and up (the 16-bit formats' fast path)
+// reads them from x, two operations a vector fewer.
+HWY_INLINE VU RandomHash(const QuantizeConstants& c, VU counter) {
   const DU du;
   auto multiply_xorshift = [&](VU x) {
-    x = hn::Xor(x, hn::ShiftRight<16>(x));
+    x = hn::Xor(x, ShiftRight16(x));
     x = hn::Mul(x, hn::Set(du, 0x7FEB352Du));
     x = hn::Xor(x, hn::ShiftRight<15>(x));
     return hn::Mul(x, hn::Set(du, 0x846CA68Bu));
   };
   auto mix = [&](VU x) {  // mix32
     x = multiply_xorshift(x);
-    return hn::Xor(x, hn::ShiftRight<16>(x));
+    return hn::Xor(x, ShiftRight16(x));
   };
-  const VU x = multiply_xorshift(hn::Xor(mix(hn::Xor(counter, hn::Set(du, c.random_k0))), hn::Set(du, c.random_k1)));
-  if constexpr (kInverted) return hn::Not(hn::Xor(x, hn::ShiftRight<16>(x)));
-  else return hn::Xor(x, hn::ShiftRight<16>(x));
+  return multiply_xorshift(hn::Xor(mix(hn::Xor(counter, hn::Set(du, c.random_k0))), hn::Set(du, c.random_k1)));
 }
+HWY_INLINE VU RandomBitsOf(VU hash) { return hn::Xor(hash, ShiftRight16(hash)); }
 
 // One vector of floats -> codes by the general formula (any lane, any direction).
 // `random` is used by Path::kStochastic only.
@@ -303,11 +320,18 @@ HWY_INLINE VU QuantizeMiddle(const QuantizeConstants& c, VU u, VU t) {
 // ((bias - 127) << 23), and round_trip's floats are t + increment with the low bits cleared,
 // without forming a code (the same bits: below 2^max_exponent the code is a normal one).
 // The other paths hand the sink the codes.
+// Rounding::stochastic's increment, (~bits) >> s with s = stochastic_draw_shift, is
+// formed as mask - (bits >> s) with mask = 0xFFFFFFFF >> s, the same number (~bits is
+// 0xFFFFFFFF - bits, and no borrow crosses bit s), so that the subtraction takes the
+// place of the not and mask joins the constants that the compiler adds once. Worked
+// value, s = 16, bits = 0x12345678: ~bits >> 16 = 0xEDCBA987 >> 16 = 0xEDCB, and
+// 0xFFFF - 0x1234 = 0xEDCB. kHighDraw (s >= 16, not kEqual) takes bits >> s from the
+// hash before its last xorshift (RandomHash), whose bits 16 and up are the same.
 // kGeneralFirst skips the attempt (the caller's choice, as for nearest even);
 // `fast_failures` counts the vectors that could not take the fast path.
-// `bits` are the lanes' random bits, inverted unless kEqual (RandomBits<!kEqual>).
-template <bool kGeneralFirst, bool kEqual, class Sink>
-HWY_INLINE void QuantizeStochasticVector(const QuantizeConstants& c, VU u, VU bits, std::size_t& fast_failures,
+// `hash` is RandomHash of the lanes' counters.
+template <bool kGeneralFirst, bool kEqual, bool kHighDraw, class Sink>
+HWY_INLINE void QuantizeStochasticVector(const QuantizeConstants& c, VU u, VU hash, std::size_t& fast_failures,
                                          const Sink& sink, std::size_t i) {
   const DU du;
   if constexpr (!kGeneralFirst) {
@@ -316,19 +340,26 @@ HWY_INLINE void QuantizeStochasticVector(const QuantizeConstants& c, VU u, VU bi
     const bool all_normal = hn::AllTrue(du, hn::Lt(offset, hn::Set(du, c.stochastic_fast_span)));
     fast_failures += all_normal ? 0 : 1;
     if (HWY_LIKELY(all_normal)) {
-      const VU draw = kEqual ? hn::Sub(hn::Zero(du), hn::And(bits, hn::Set(du, 1u))) : bits;
-      const VU increment = ShiftRightBy(draw, c.stochastic_draw_shift);
-      return sink.Rounded(c, i, hn::Sub(hn::Add(t, increment), hn::Set(du, c.fast_half)), u);
+      const VU base = hn::Sub(t, hn::Set(du, c.fast_half));
+      if constexpr (kEqual) {
+        const VU draw = hn::Sub(hn::Zero(du), hn::And(RandomBitsOf(hash), hn::Set(du, 1u)));
+        return sink.Rounded(c, i, hn::Add(base, ShiftRightBy(draw, c.stochastic_draw_shift)), u);
+      } else {
+        const VU mask = hn::Set(du, 0xFFFFFFFFu >> c.stochastic_draw_shift);
+        const VU bits = kHighDraw ? hash : RandomBitsOf(hash);
+        return sink.Rounded(c, i, hn::Sub(hn::Add(base, mask), ShiftRightBy(bits, c.stochastic_draw_shift)), u);
+      }
     }
   }
-  sink(i, QuantizeVector<Path::kStochastic>(c, u, kEqual ? bits : hn::Not(bits)));
+  sink(i, QuantizeVector<Path::kStochastic>(c, u, RandomBitsOf(hash)));
 }
 
-// The stochastic loop, for one kind of draw (kEqual: Rounding::stochastic_equal), in
-// blocks of 16 vectors as nearest even's below: data whose vectors nearly always hold a
-// subnormal lane (4- and 6-bit formats) go straight to the general path. The lanes'
-// counters advance by one vector's lanes a step, from counter_base + index.
-template <bool kEqual, class Sink>
+// The stochastic loop, for one kind of draw (kEqual: Rounding::stochastic_equal;
+// kHighDraw as above), in blocks of 16 vectors as nearest even's below: data whose
+// vectors nearly always hold a subnormal lane (4- and 6-bit formats) go straight to the
+// general path. The lanes' counters advance by one vector's lanes a step, from
+// counter_base + index.
+template <bool kEqual, bool kHighDraw, class Sink>
 HWY_INLINE void QuantizeStochasticVectors(const QuantizeConstants& c, const float* in, std::size_t count,
                                           const Sink& sink, std::size_t index) {
   const DU du;
@@ -342,11 +373,11 @@ HWY_INLINE void QuantizeStochasticVectors(const QuantizeConstants& c, const floa
     std::size_t fast_failures = 0;
     for (std::size_t v = begin; v < end; ++v) {
       PrefetchAhead(in + v * lanes);
-      const VU bits = RandomBits<!kEqual>(c, counter);
+      const VU hash = RandomHash(c, counter);
       counter = hn::Add(counter, step);
       const VU u = LoadFloatBits(in + v * lanes);
-      if (general_first) QuantizeStochasticVector<true, kEqual>(c, u, bits, fast_failures, sink, v * lanes);
-      else QuantizeStochasticVector<false, kEqual>(c, u, bits, fast_failures, sink, v * lanes);
+      if (general_first) QuantizeStochasticVector<true, kEqual, kHighDraw>(c, u, hash, fast_failures, sink, v * lanes);
+      else QuantizeStochasticVector<false, kEqual, kHighDraw>(c, u, hash, fast_failures, sink, v * lanes);
     }
     general_first = fast_failures * 4 > end - begin;
   }
@@ -430,8 +461,9 @@ HWY_INLINE void QuantizeVectors(const QuantizeConstants& c, const float* in, std
       sink(v * lanes, QuantizeVector<kPath>(c, u, u));
     }
   } else if constexpr (kPath == Path::kStochastic) {
-    if (c.stochastic == 2) QuantizeStochasticVectors<true>(c, in, count, sink, index);
-    else QuantizeStochasticVectors<false>(c, in, count, sink, index);
+    if (c.stochastic == 2) QuantizeStochasticVectors<true, false>(c, in, count, sink, index);
+    else if (c.stochastic_draw_shift >= 16) QuantizeStochasticVectors<false, true>(c, in, count, sink, index);
+    else QuantizeStochasticVectors<false, false>(c, in, count, sink, index);
   } else {
     constexpr std::size_t kBlock = 16;
     bool middle_first = false;
