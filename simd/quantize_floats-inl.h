@@ -207,23 +207,33 @@ HWY_INLINE VU ShiftRight16(VU x) {
 
 // The random bits of the lanes whose element counters are `counter` (counter_base +
 // the element's index), softfloat::detail::keyed_bits on each lane
-// (softfloat/random_bits.hpp), in two steps: RandomHash stops before the last
-// xorshift, and RandomBitsOf(x) = x ^ (x >> 16) finishes it. That xorshift changes only
-// the low 16 bits, so a draw that reads bits 16 and up (the 16-bit formats' fast path)
-// reads them from x, two operations a vector fewer.
-HWY_INLINE VU RandomHash(const QuantizeConstants& c, VU counter) {
+// (softfloat/random_bits.hpp), in steps:
+// - keyed_bits starts x = counter ^ k0, then x ^= x >> 16. That is counter ^ key with
+//   key = k0 ^ ((counter ^ k0) >> 16) (CounterKey), which depends on the counter's high
+//   16 bits alone, so that a loop whose counters keep them may make the key once.
+//   Worked value: counter 0x0001FFFF, k0 0x0000ABCD: x = 0x00015432, x ^ (x >> 16) =
+//   0x00015433; key = 0xABCD ^ 1 = 0xABCC, and 0x0001FFFF ^ 0xABCC = 0x00015433.
+// - RandomHashFrom(c, counter ^ key) goes on up to the last xorshift (RandomHash: the
+//   two steps), and RandomBitsOf(x) = x ^ (x >> 16) finishes it. That xorshift changes
+//   only the low 16 bits, so a draw that reads bits 16 and up (the 16-bit formats'
+//   fast path) reads them from x, two operations a vector fewer.
+HWY_INLINE VU CounterKey(const QuantizeConstants& c, VU counter) {
+  const VU k0 = hn::Set(DU(), c.random_k0);
+  return hn::Xor(k0, ShiftRight16(hn::Xor(counter, k0)));
+}
+HWY_INLINE VU RandomHashFrom(const QuantizeConstants& c, VU keyed_counter) {
   const DU du;
-  auto multiply_xorshift = [&](VU x) {
-    x = hn::Xor(x, ShiftRight16(x));
+  auto multiply = [&](VU x) {  // the rest of a multiply-xorshift round
     x = hn::Mul(x, hn::Set(du, 0x7FEB352Du));
     x = hn::Xor(x, hn::ShiftRight<15>(x));
     return hn::Mul(x, hn::Set(du, 0x846CA68Bu));
   };
-  auto mix = [&](VU x) {  // mix32
-    x = multiply_xorshift(x);
-    return hn::Xor(x, ShiftRight16(x));
-  };
-  return multiply_xorshift(hn::Xor(mix(hn::Xor(counter, hn::Set(du, c.random_k0))), hn::Set(du, c.random_k1)));
+  VU x = multiply(keyed_counter);                                      // mix32, without its last xorshift
+  x = hn::Xor(hn::Xor(x, ShiftRight16(x)), hn::Set(du, c.random_k1));  // ... which comes here, then ^ k1
+  return multiply(hn::Xor(x, ShiftRight16(x)));                        // the second mix32's start
+}
+HWY_INLINE VU RandomHash(const QuantizeConstants& c, VU counter) {
+  return RandomHashFrom(c, hn::Xor(counter, CounterKey(c, counter)));
 }
 HWY_INLINE VU RandomBitsOf(VU hash) { return hn::Xor(hash, ShiftRight16(hash)); }
 
@@ -354,31 +364,51 @@ HWY_INLINE void QuantizeStochasticVector(const QuantizeConstants& c, VU u, VU ha
   sink(i, QuantizeVector<Path::kStochastic>(c, u, RandomBitsOf(hash)));
 }
 
+// The vectors [begin, end) of the stochastic loop below, `counter` the first one's
+// counters on entry and past the last one's on return; kOneKey: the counters' key
+// (CounterKey) made once, for vectors whose counters share their high 16 bits.
+template <bool kEqual, bool kHighDraw, bool kOneKey, class Sink>
+HWY_INLINE std::size_t QuantizeStochasticBlock(const QuantizeConstants& c, const float* in, std::size_t begin,
+                                               std::size_t end, bool general_first, VU& counter, const Sink& sink) {
+  const DU du;
+  const std::size_t lanes = hn::Lanes(du);
+  const VU step = hn::Set(du, std::uint32_t(lanes));
+  const VU key = CounterKey(c, counter);
+  VU lane_counter = counter;
+  std::size_t fast_failures = 0;
+  for (std::size_t v = begin; v < end; ++v) {
+    PrefetchAhead(in + v * lanes);
+    const VU hash = kOneKey ? RandomHashFrom(c, hn::Xor(lane_counter, key)) : RandomHash(c, lane_counter);
+    lane_counter = hn::Add(lane_counter, step);
+    const VU u = LoadFloatBits(in + v * lanes);
+    if (general_first) QuantizeStochasticVector<true, kEqual, kHighDraw>(c, u, hash, fast_failures, sink, v * lanes);
+    else QuantizeStochasticVector<false, kEqual, kHighDraw>(c, u, hash, fast_failures, sink, v * lanes);
+  }
+  counter = lane_counter;
+  return fast_failures;
+}
+
 // The stochastic loop, for one kind of draw (kEqual: Rounding::stochastic_equal;
 // kHighDraw as above), in blocks of 16 vectors as nearest even's below: data whose
 // vectors nearly always hold a subnormal lane (4- and 6-bit formats) go straight to the
 // general path. The lanes' counters advance by one vector's lanes a step, from
-// counter_base + index.
+// counter_base + index. One key serves a block unless its counters cross a multiple of
+// 2^16 (once in 2^16 / (16 lanes) blocks, or never when they start at one).
 template <bool kEqual, bool kHighDraw, class Sink>
 HWY_INLINE void QuantizeStochasticVectors(const QuantizeConstants& c, const float* in, std::size_t count,
                                           const Sink& sink, std::size_t index) {
   const DU du;
   const std::size_t lanes = hn::Lanes(du);
   VU counter = hn::Add(hn::Iota(du, 0), hn::Set(du, std::uint32_t(c.counter_base + index)));
-  const VU step = hn::Set(du, std::uint32_t(lanes));
   constexpr std::size_t kBlock = 16;
   bool general_first = false;
   for (std::size_t begin = 0; begin < count; begin += kBlock) {
     const std::size_t end = count - begin < kBlock ? count : begin + kBlock;
-    std::size_t fast_failures = 0;
-    for (std::size_t v = begin; v < end; ++v) {
-      PrefetchAhead(in + v * lanes);
-      const VU hash = RandomHash(c, counter);
-      counter = hn::Add(counter, step);
-      const VU u = LoadFloatBits(in + v * lanes);
-      if (general_first) QuantizeStochasticVector<true, kEqual, kHighDraw>(c, u, hash, fast_failures, sink, v * lanes);
-      else QuantizeStochasticVector<false, kEqual, kHighDraw>(c, u, hash, fast_failures, sink, v * lanes);
-    }
+    const std::uint32_t first = std::uint32_t(c.counter_base + index + begin * lanes);
+    const std::size_t fast_failures =
+        (first & 0xFFFFu) + (end - begin) * lanes <= 0x10000u
+            ? QuantizeStochasticBlock<kEqual, kHighDraw, true>(c, in, begin, end, general_first, counter, sink)
+            : QuantizeStochasticBlock<kEqual, kHighDraw, false>(c, in, begin, end, general_first, counter, sink);
     general_first = fast_failures * 4 > end - begin;
   }
 }
