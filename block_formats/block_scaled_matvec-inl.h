@@ -41,6 +41,7 @@
 #include "block_formats/six_bit_matvec-inl.h"
 #include "block_formats/unscaled_chain.hpp"
 #include "matmul/float_vectors-inl.h"
+#include "simd/prefetch.hpp"
 
 HWY_BEFORE_NAMESPACE();
 namespace softfloat::block_formats_detail {
@@ -222,6 +223,8 @@ HWY_INLINE void AccumulateE2m1RowsOf(const float* HWY_RESTRICT x, const std::uin
           constexpr bool kWithScales = kScaled && !decltype(unscaled)::value;
           for (std::size_t r = 0; r < rows; ++r, at += stride) {
             const VF activation = hn::Set(df, x[p + r]);
+            // The next band's row at these columns (simd/prefetch.hpp says why).
+            simd::detail::PrefetchIntoL2(at, rows * stride);
             E2m1Step<kWithScales>(table, values16, LoadCodeBytes(at), activation, se0, so0, e0, o0);
             E2m1Step<kWithScales>(table, values16, LoadCodeBytes(at + lanes), activation, se1, so1, e1, o1);
             E2m1Step<kWithScales>(table, values16, LoadCodeBytes(at + 2 * lanes), activation, se2, so2, e2, o2);
