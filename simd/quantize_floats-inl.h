@@ -72,6 +72,7 @@
 #define SOFTFLOAT_SIMD_QUANTIZE_FLOATS_INL_H_
 #endif
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -213,8 +214,8 @@ HWY_INLINE VU ShiftRight16(VU x) {
 //   16 bits alone, so that a loop whose counters keep them may make the key once.
 //   Worked value: counter 0x0001FFFF, k0 0x0000ABCD: x = 0x00015432, x ^ (x >> 16) =
 //   0x00015433; key = 0xABCD ^ 1 = 0xABCC, and 0x0001FFFF ^ 0xABCC = 0x00015433.
-// - RandomHashFrom(c, counter ^ key) goes on up to the last xorshift (RandomHash: the
-//   two steps), and RandomBitsOf(x) = x ^ (x >> 16) finishes it. That xorshift changes
+// - RandomHashFrom(c, counter ^ key) goes on up to the last xorshift (the hash, called
+//   so below), and RandomBitsOf(x) = x ^ (x >> 16) finishes it. That xorshift changes
 //   only the low 16 bits, so a draw that reads bits 16 and up (the 16-bit formats'
 //   fast path) reads them from x, two operations a vector fewer.
 HWY_INLINE VU CounterKey(const QuantizeConstants& c, VU counter) {
@@ -231,9 +232,6 @@ HWY_INLINE VU RandomHashFrom(const QuantizeConstants& c, VU keyed_counter) {
   VU x = multiply(keyed_counter);                                      // mix32, without its last xorshift
   x = hn::Xor(hn::Xor(x, ShiftRight16(x)), hn::Set(du, c.random_k1));  // ... which comes here, then ^ k1
   return multiply(hn::Xor(x, ShiftRight16(x)));                        // the second mix32's start
-}
-HWY_INLINE VU RandomHash(const QuantizeConstants& c, VU counter) {
-  return RandomHashFrom(c, hn::Xor(counter, CounterKey(c, counter)));
 }
 HWY_INLINE VU RandomBitsOf(VU hash) { return hn::Xor(hash, ShiftRight16(hash)); }
 
@@ -336,10 +334,10 @@ HWY_INLINE VU QuantizeMiddle(const QuantizeConstants& c, VU u, VU t) {
 // place of the not and mask joins the constants that the compiler adds once. Worked
 // value, s = 16, bits = 0x12345678: ~bits >> 16 = 0xEDCBA987 >> 16 = 0xEDCB, and
 // 0xFFFF - 0x1234 = 0xEDCB. kHighDraw (s >= 16, not kEqual) takes bits >> s from the
-// hash before its last xorshift (RandomHash), whose bits 16 and up are the same.
+// hash before its last xorshift (RandomHashFrom), whose bits 16 and up are the same.
 // kGeneralFirst skips the attempt (the caller's choice, as for nearest even);
 // `fast_failures` counts the vectors that could not take the fast path.
-// `hash` is RandomHash of the lanes' counters.
+// `hash` is RandomHashFrom of the lanes' keyed counters.
 template <bool kGeneralFirst, bool kEqual, bool kHighDraw, class Sink>
 HWY_INLINE void QuantizeStochasticVector(const QuantizeConstants& c, VU u, VU hash, std::size_t& fast_failures,
                                          const Sink& sink, std::size_t i) {
@@ -365,9 +363,10 @@ HWY_INLINE void QuantizeStochasticVector(const QuantizeConstants& c, VU u, VU ha
 }
 
 // The vectors [begin, end) of the stochastic loop below, `counter` the first one's
-// counters on entry and past the last one's on return; kOneKey: the counters' key
-// (CounterKey) made once, for vectors whose counters share their high 16 bits.
-template <bool kEqual, bool kHighDraw, bool kOneKey, class Sink>
+// counters on entry and past the last one's on return. The counters' key (CounterKey)
+// is made once, from the first vector's, so each lane's counter must keep its high 16
+// bits over the range (one vector always does).
+template <bool kEqual, bool kHighDraw, class Sink>
 HWY_INLINE std::size_t QuantizeStochasticBlock(const QuantizeConstants& c, const float* in, std::size_t begin,
                                                std::size_t end, bool general_first, VU& counter, const Sink& sink) {
   const DU du;
@@ -378,7 +377,7 @@ HWY_INLINE std::size_t QuantizeStochasticBlock(const QuantizeConstants& c, const
   std::size_t fast_failures = 0;
   for (std::size_t v = begin; v < end; ++v) {
     PrefetchAhead(in + v * lanes);
-    const VU hash = kOneKey ? RandomHashFrom(c, hn::Xor(lane_counter, key)) : RandomHash(c, lane_counter);
+    const VU hash = RandomHashFrom(c, hn::Xor(lane_counter, key));
     lane_counter = hn::Add(lane_counter, step);
     const VU u = LoadFloatBits(in + v * lanes);
     if (general_first) QuantizeStochasticVector<true, kEqual, kHighDraw>(c, u, hash, fast_failures, sink, v * lanes);
@@ -393,7 +392,13 @@ HWY_INLINE std::size_t QuantizeStochasticBlock(const QuantizeConstants& c, const
 // vectors nearly always hold a subnormal lane (4- and 6-bit formats) go straight to the
 // general path. The lanes' counters advance by one vector's lanes a step, from
 // counter_base + index. One key serves a block unless its counters cross a multiple of
-// 2^16 (once in 2^16 / (16 lanes) blocks, or never when they start at one).
+// 2^16 (once in 2^16 / (16 lanes) blocks, or never when they start at one); such a
+// block goes in up to three runs, each with its own key: the vectors before the
+// multiple, the one vector whose lanes straddle it (the key is made per lane), the rest.
+// Worked value, 16 lanes, a block whose counters start at 0xFFE8: 0x10000 - 0xFFE8 = 24
+// counters remain below the multiple, one whole vector (0xFFE8..0xFFF7); the next,
+// 0xFFF8..0x10007, straddles it; the rest start at 0x10008. The runs share one copy of
+// the loop (QuantizeStochasticBlock is inlined once), which keeps the build smaller.
 template <bool kEqual, bool kHighDraw, class Sink>
 HWY_INLINE void QuantizeStochasticVectors(const QuantizeConstants& c, const float* in, std::size_t count,
                                           const Sink& sink, std::size_t index) {
@@ -404,11 +409,14 @@ HWY_INLINE void QuantizeStochasticVectors(const QuantizeConstants& c, const floa
   bool general_first = false;
   for (std::size_t begin = 0; begin < count; begin += kBlock) {
     const std::size_t end = count - begin < kBlock ? count : begin + kBlock;
-    const std::uint32_t first = std::uint32_t(c.counter_base + index + begin * lanes);
-    const std::size_t fast_failures =
-        (first & 0xFFFFu) + (end - begin) * lanes <= 0x10000u
-            ? QuantizeStochasticBlock<kEqual, kHighDraw, true>(c, in, begin, end, general_first, counter, sink)
-            : QuantizeStochasticBlock<kEqual, kHighDraw, false>(c, in, begin, end, general_first, counter, sink);
+    std::size_t fast_failures = 0;
+    for (std::size_t run = begin; run < end;) {
+      const std::uint32_t first = std::uint32_t(c.counter_base + index + run * lanes);
+      const std::size_t below_multiple = 0x10000u - (first & 0xFFFFu);  // counters, 1 to 2^16
+      const std::size_t run_end = run + std::max<std::size_t>(1, std::min(end - run, below_multiple / lanes));
+      fast_failures += QuantizeStochasticBlock<kEqual, kHighDraw>(c, in, run, run_end, general_first, counter, sink);
+      run = run_end;
+    }
     general_first = fast_failures * 4 > end - begin;
   }
 }
@@ -456,6 +464,11 @@ struct StoreAsCodes {
   HWY_INLINE void Rounded(const QuantizeConstants& c, std::size_t i, VU t_lsb, VU u) const {
     StoreCodes(FastPathCodes(c, t_lsb, u), out + i);
   }
+  // Only the 16-bit formats draw from bits 16 and up (s = 9 + mantissa bits >= 16), and
+  // they store 2-byte codes: the other widths leave out the kHighDraw loop, whose bits
+  // the plain one gives too, two operations a vector dearer (a third copy of the
+  // stochastic loop per width and target is build time for nothing).
+  static constexpr bool kTakesHighDraw = sizeof(Code) == 2;
   // The tail goes through a padded buffer, so that nothing outside out[0, n) is written.
   using Padded = Code;
   StoreAsCodes At(Padded* buffer) const { return {buffer}; }
@@ -471,6 +484,14 @@ HWY_INLINE std::size_t QuantizeNearestBlock(const QuantizeConstants& c, const fl
     QuantizeNearestVector<kMiddleFirst>(c, LoadFloatBits(in + v * lanes), fast_failures, sink, first + v * lanes);
   }
   return fast_failures;
+}
+
+// Whether the stochastic loop's kHighDraw copy is made for `Sink`: yes unless the sink
+// says otherwise (StoreAsCodes of a width no 16-bit format uses).
+template <class Sink>
+constexpr bool SinkTakesHighDraw() {
+  if constexpr (requires { Sink::kTakesHighDraw; }) return Sink::kTakesHighDraw;
+  else return true;
 }
 
 // Hands the codes of `count` whole vectors to `sink`, the first being element `index`
@@ -492,7 +513,8 @@ HWY_INLINE void QuantizeVectors(const QuantizeConstants& c, const float* in, std
     }
   } else if constexpr (kPath == Path::kStochastic) {
     if (c.stochastic == 2) QuantizeStochasticVectors<true, false>(c, in, count, sink, index);
-    else if (c.stochastic_draw_shift >= 16) QuantizeStochasticVectors<false, true>(c, in, count, sink, index);
+    else if (c.stochastic_draw_shift < 16) QuantizeStochasticVectors<false, false>(c, in, count, sink, index);
+    else if constexpr (SinkTakesHighDraw<Sink>()) QuantizeStochasticVectors<false, true>(c, in, count, sink, index);
     else QuantizeStochasticVectors<false, false>(c, in, count, sink, index);
   } else {
     constexpr std::size_t kBlock = 16;
