@@ -529,6 +529,21 @@ HWY_INLINE void QuantizeVectors(const QuantizeConstants& c, const float* in, std
   }
 }
 
+// The tail's one vector, element `index` of the call on, by the general formula, which
+// gives every path's bits (the fast and middle paths are its shortcuts): one small copy
+// of the code per path and sink, where QuantizeVectors would inline its whole loops a
+// second time (build time), for a vector that pays a few more operations once a call.
+template <Path kPath, class Sink>
+HWY_INLINE void QuantizeTailVector(const QuantizeConstants& c, VU u, const Sink& sink, std::size_t index) {
+  if constexpr (kPath == Path::kStochastic) {
+    const DU du;
+    const VU counter = hn::Add(hn::Iota(du, 0), hn::Set(du, std::uint32_t(c.counter_base + index)));
+    sink(0, QuantizeVector<kPath>(c, u, RandomBitsOf(RandomHashFrom(c, hn::Xor(counter, CounterKey(c, counter))))));
+  } else {
+    sink(0, QuantizeVector<kPath>(c, u, u));
+  }
+}
+
 // `Sink` writes to sink.out; sink.At(buffer) is the same sink writing to a local buffer
 // of Sink::Padded, for the tail.
 template <Path kPath, class Sink>
@@ -545,7 +560,7 @@ HWY_INLINE void QuantizeLoop(const float* in, std::size_t n, const Sink& sink, c
   HWY_ALIGN float padded_in[HWY_MAX_BYTES / sizeof(float)] = {};
   HWY_ALIGN Padded padded_out[HWY_MAX_BYTES / sizeof(float)] = {};
   std::memcpy(padded_in, in + i, (n - i) * sizeof(float));
-  QuantizeVectors<kPath>(c, padded_in, 1, sink.At(padded_out), i);
+  QuantizeTailVector<kPath>(c, LoadFloatBits(padded_in), sink.At(padded_out), i);
   std::memcpy(sink.out + i, padded_out, (n - i) * sizeof(Padded));
 }
 
