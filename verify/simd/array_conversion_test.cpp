@@ -151,6 +151,11 @@ void check_bits(MismatchLog& log, std::uint32_t input, std::uint32_t expected, s
   log.check(got, expected, [&] { return "input " + hex(input); });
 }
 
+// MismatchLog::check_each's name of element i: the input's bits.
+auto input_named(const std::vector<float>& inputs) {
+  return [&inputs](std::size_t i) { return "input " + hex(bits_of(inputs[i])); };
+}
+
 // quantize through the public entry point or the generic algorithm alone, into the
 // storage width of the format; `out` is reused between calls (no page faults per run).
 void run_quantize(const std::vector<float>& in, const Format& f, Rounding mode, Overflow policy, bool generic,
@@ -198,7 +203,7 @@ TEST_P(ArrayConversion, QuantizeMatchesScalarOnEveryTarget) {
   const std::vector<float> short_stride = stride_inputs(kShortStride);
   std::vector<float> inputs, round_tripped;
   std::vector<std::uint32_t> expected, got, expected_floats, decoded;
-  if (f.total_bits() <= 16)
+  if (f.total_bits() <= 20)
     for (std::uint32_t code = 0; code < code_count(f); ++code) decoded.push_back(expected_float_bits(code, f));
   for (Rounding mode : kDeterministicRoundings) {
     for (Overflow policy : kOverflowPolicies) {
@@ -208,12 +213,12 @@ TEST_P(ArrayConversion, QuantizeMatchesScalarOnEveryTarget) {
       inputs.insert(inputs.end(), stride.begin(), stride.end());
       expected.resize(inputs.size());
       for (std::size_t i = 0; i < inputs.size(); ++i) expected[i] = expected_code(inputs[i], f, mode, policy);
-      // round_trip's floats: the scalar definition's codes, decoded (by table up to 16 bits).
+      // round_trip's floats: the scalar definition's codes, decoded (by a table of every code up to 20 bits, 4 MiB).
       const bool round_trips = f.total_bits() <= 32;
       if (round_trips) {
         expected_floats.resize(inputs.size());
         for (std::size_t i = 0; i < inputs.size(); ++i)
-          expected_floats[i] = f.total_bits() <= 16 ? decoded[expected[i]] : expected_float_bits(expected[i], f);
+          expected_floats[i] = f.total_bits() <= 20 ? decoded[expected[i]] : expected_float_bits(expected[i], f);
       }
       for_each_target([&](const std::string& target) {
         const std::string what = GetParam().name + " " + name_of(mode) +
@@ -222,7 +227,7 @@ TEST_P(ArrayConversion, QuantizeMatchesScalarOnEveryTarget) {
           if (generic && !has_shortcut(f)) continue;
           MismatchLog log{what + (generic ? " generic" : " public")};
           run_quantize(inputs, f, mode, policy, generic, got);
-          for (std::size_t i = 0; i < inputs.size(); ++i) check_bits(log, bits_of(inputs[i]), expected[i], got[i]);
+          log.check_each(got.data(), expected.data(), inputs.size(), input_named(inputs));
           EXPECT_TRUE(log.result());
         }
         // round_trip, public and generic (the fused per-target loop wherever the vector
@@ -233,8 +238,7 @@ TEST_P(ArrayConversion, QuantizeMatchesScalarOnEveryTarget) {
           round_tripped.resize(inputs.size());
           if (generic) simd::detail::round_trip_generic(inputs.data(), inputs.size(), round_tripped.data(), f, mode, policy);
           else simd::round_trip(inputs.data(), inputs.size(), round_tripped.data(), f, mode, policy);
-          for (std::size_t i = 0; i < inputs.size(); ++i)
-            check_bits(log, bits_of(inputs[i]), expected_floats[i], bits_of(round_tripped[i]));
+          log.check_each(round_tripped.data(), expected_floats.data(), inputs.size(), input_named(inputs));
           EXPECT_TRUE(log.result());
         }
       });
@@ -272,7 +276,7 @@ TEST_P(ArrayConversion, DequantizeMatchesScalarOnEveryCode) {
         for (std::size_t c = 0; c < count; ++c) codes[c] = std::uint32_t(c);
         run(codes);
       }
-      for (std::size_t c = 0; c < count; ++c) check_bits(log, std::uint32_t(c), expected[c], bits_of(out[c]));
+      log.check_each(out.data(), expected.data(), count, [](std::size_t c) { return "input " + hex(c); });
       EXPECT_TRUE(log.result());
     }
   });
@@ -505,7 +509,7 @@ TEST_P(ArrayConversion, RoundTripWithNonTemporalStoresOnEveryTarget) {
                                                        Overflow::standard, stream, true));
         MismatchLog log{GetParam().name + " " + name_of(mode) + " streamed, " + hwy::TargetName(target) +
                         (in_place ? ", in place" : ", output offset " + std::to_string(offset))};
-        for (std::size_t i = 0; i < in.size(); ++i) check_bits(log, bits_of(in[i]), expected[i], bits_of(out[i]));
+        log.check_each(out, expected.data(), in.size(), input_named(in));
         EXPECT_TRUE(log.result());
         for (float* p = buffer.data(); p < out; ++p) ASSERT_EQ(*p, kUntouched) << "written before the output";
         for (float* p = out + in.size(); p < buffer.data() + buffer.size(); ++p)
@@ -541,7 +545,7 @@ void check_streamed_dequantize(const NamedFormat& named) {
         GTEST_SKIP() << named.name << ": outside the vector algorithm (dequantized by the scalar rule)";
       MismatchLog log{named.name + " dequantize streamed, " + hwy::TargetName(target) + ", output offset " +
                       std::to_string(offset)};
-      for (std::size_t i = 0; i < codes.size(); ++i) check_bits(log, codes[i], expected[i], bits_of(out[i]));
+      log.check_each(out, expected.data(), codes.size(), [&](std::size_t i) { return "input " + hex(codes[i]); });
       EXPECT_TRUE(log.result());
       for (float* p = buffer.data(); p < out; ++p) ASSERT_EQ(*p, kUntouched) << "written before the output";
       for (float* p = out + codes.size(); p < buffer.data() + buffer.size(); ++p)
