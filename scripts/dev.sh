@@ -34,6 +34,8 @@
 #                                 tests run against it from outside the checkout; the wheel
 #                                 (`pip wheel .`), repaired by auditwheel, in a second fresh
 #                                 environment with NumPy 1.26 and Debian's Highway hidden
+#                              5 runs in the background beside 7 (run_beside below), its
+#                              output printed when it ends.
 #                              Prints the time of each phase and a summary; exits non-zero
 #                              if any phase failed.
 #   bash scripts/dev.sh fuzz [SECONDS [SEED]]   phase 6 alone, SECONDS per target (default
@@ -441,10 +443,52 @@ test_all() {
   fi
   run_phase "ThreadSanitizer (build-tsan/, ctest -L threads)" tsan_phase
   run_phase "Package configuration (BUILD_TESTING=OFF)" package_test
-  run_phase "pip install . and the wheel (build-pip/)" pip_package_phase
-  run_phase "ARM64 cross build and qemu tests (build-aarch64/)" aarch64_phase
+  run_beside "ARM64 cross build and qemu tests (build-aarch64/)" aarch64_phase \
+    -- "pip install . and the wheel (build-pip/)" pip_package_phase
   fuzz_all 30
   print_summary
+}
+
+# run_beside NAME_A COMMAND_A... -- NAME_B COMMAND_B...: the two phases at once, A in the
+# background with its output held in a temporary file (printed whole when A ends, so
+# that the two do not interleave), B in the foreground; each phase's time is its own,
+# from its start to its end, so the two overlap in the summary. CI pairs the ARM64
+# phase with the pip phase, which spends most of its 8 minutes on one core (pip
+# installing into fresh environments, pytest, auditwheel) while the other idles.
+run_beside() {
+  local name_a=$1
+  shift
+  local command_a=()
+  while [[ $1 != -- ]]; do
+    command_a+=("$1")
+    shift
+  done
+  shift
+  local name_b=$1
+  shift
+  local log start=$SECONDS
+  log=$(mktemp) || return 1
+  echo
+  echo "=== ${name_a}: started in the background, beside the next phase ==="
+  ("${command_a[@]}" >"$log" 2>&1; echo "$? $((SECONDS - start))" >"$log.status") &
+  local pid=$!
+  run_phase "$name_b" "$@"
+  wait "$pid"
+  local status elapsed
+  read -r status elapsed <"$log.status"
+  echo
+  echo "=== ${name_a} (ran beside the phase above) ==="
+  cat "$log"
+  phase_names+=("$name_a")
+  phase_seconds+=("$elapsed")
+  if [[ $status -eq 0 ]]; then
+    phase_results+=("passed")
+    echo "=== ${name_a}: passed in ${elapsed}s ==="
+  else
+    phase_results+=("FAILED (exit ${status})")
+    echo "=== ${name_a}: FAILED (exit ${status}) after ${elapsed}s ==="
+  fi
+  rm -f "$log" "$log.status"
 }
 
 case "${1:-}" in
