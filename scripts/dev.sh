@@ -65,7 +65,13 @@ run_phase() {
   local start=$SECONDS
   "$@"
   local status=$?
-  local elapsed=$((SECONDS - start))
+  record_phase "$name" "$status" $((SECONDS - start))
+  return $status
+}
+
+# record_phase NAME STATUS SECONDS: the phase's line in the summary, and its last line.
+record_phase() {
+  local name=$1 status=$2 elapsed=$3
   phase_names+=("$name")
   phase_seconds+=("$elapsed")
   if [[ $status -eq 0 ]]; then
@@ -75,7 +81,6 @@ run_phase() {
     phase_results+=("FAILED (exit ${status})")
     echo "=== ${name}: FAILED (exit ${status}) after ${elapsed}s ==="
   fi
-  return $status
 }
 
 skip_phase() {
@@ -479,15 +484,7 @@ run_beside() {
   echo
   echo "=== ${name_a} (ran beside the phase above) ==="
   cat "$log"
-  phase_names+=("$name_a")
-  phase_seconds+=("$elapsed")
-  if [[ $status -eq 0 ]]; then
-    phase_results+=("passed")
-    echo "=== ${name_a}: passed in ${elapsed}s ==="
-  else
-    phase_results+=("FAILED (exit ${status})")
-    echo "=== ${name_a}: FAILED (exit ${status}) after ${elapsed}s ==="
-  fi
+  record_phase "$name_a" "$status" "$elapsed"
   rm -f "$log" "$log.status"
 }
 
