@@ -214,8 +214,8 @@ HWY_INLINE VU ShiftRight16(VU x) {
 //   16 bits alone, so that a loop whose counters keep them may make the key once.
 //   Worked value: counter 0x0001FFFF, k0 0x0000ABCD: x = 0x00015432, x ^ (x >> 16) =
 //   0x00015433; key = 0xABCD ^ 1 = 0xABCC, and 0x0001FFFF ^ 0xABCC = 0x00015433.
-// - RandomHashFrom(c, counter ^ key) goes on up to the last xorshift (the hash, called
-//   so below), and RandomBitsOf(x) = x ^ (x >> 16) finishes it. That xorshift changes
+// - RandomHashFrom(c, counter ^ key) goes on up to the last xorshift (RandomHash: the
+//   two steps), and RandomBitsOf(x) = x ^ (x >> 16) finishes it. That xorshift changes
 //   only the low 16 bits, so a draw that reads bits 16 and up (the 16-bit formats'
 //   fast path) reads them from x, two operations a vector fewer.
 HWY_INLINE VU CounterKey(const QuantizeConstants& c, VU counter) {
@@ -233,7 +233,17 @@ HWY_INLINE VU RandomHashFrom(const QuantizeConstants& c, VU keyed_counter) {
   x = hn::Xor(hn::Xor(x, ShiftRight16(x)), hn::Set(du, c.random_k1));  // ... which comes here, then ^ k1
   return multiply(hn::Xor(x, ShiftRight16(x)));                        // the second mix32's start
 }
+// The hash of any lanes' counters, each lane with its own key (one vector's lanes may
+// straddle a multiple of 2^16).
+HWY_INLINE VU RandomHash(const QuantizeConstants& c, VU counter) {
+  return RandomHashFrom(c, hn::Xor(counter, CounterKey(c, counter)));
+}
 HWY_INLINE VU RandomBitsOf(VU hash) { return hn::Xor(hash, ShiftRight16(hash)); }
+// The element counters of a vector whose first lane is element `index` of the call.
+HWY_INLINE VU LaneCounters(const QuantizeConstants& c, std::size_t index) {
+  const DU du;
+  return hn::Add(hn::Iota(du, 0), hn::Set(du, std::uint32_t(c.counter_base + index)));
+}
 
 // One vector of floats -> codes by the general formula (any lane, any direction).
 // `random` is used by Path::kStochastic only.
@@ -404,7 +414,7 @@ HWY_INLINE void QuantizeStochasticVectors(const QuantizeConstants& c, const floa
                                           const Sink& sink, std::size_t index) {
   const DU du;
   const std::size_t lanes = hn::Lanes(du);
-  VU counter = hn::Add(hn::Iota(du, 0), hn::Set(du, std::uint32_t(c.counter_base + index)));
+  VU counter = LaneCounters(c, index);
   constexpr std::size_t kBlock = 16;
   bool general_first = false;
   for (std::size_t begin = 0; begin < count; begin += kBlock) {
@@ -536,9 +546,7 @@ HWY_INLINE void QuantizeVectors(const QuantizeConstants& c, const float* in, std
 template <Path kPath, class Sink>
 HWY_INLINE void QuantizeTailVector(const QuantizeConstants& c, VU u, const Sink& sink, std::size_t index) {
   if constexpr (kPath == Path::kStochastic) {
-    const DU du;
-    const VU counter = hn::Add(hn::Iota(du, 0), hn::Set(du, std::uint32_t(c.counter_base + index)));
-    sink(0, QuantizeVector<kPath>(c, u, RandomBitsOf(RandomHashFrom(c, hn::Xor(counter, CounterKey(c, counter))))));
+    sink(0, QuantizeVector<kPath>(c, u, RandomBitsOf(RandomHash(c, LaneCounters(c, index)))));
   } else {
     sink(0, QuantizeVector<kPath>(c, u, u));
   }

@@ -213,7 +213,7 @@ TEST_P(ArrayConversion, QuantizeMatchesScalarOnEveryTarget) {
       inputs.insert(inputs.end(), stride.begin(), stride.end());
       expected.resize(inputs.size());
       for (std::size_t i = 0; i < inputs.size(); ++i) expected[i] = expected_code(inputs[i], f, mode, policy);
-      // round_trip's floats: the scalar definition's codes, decoded (by a table of every code up to 20 bits, 4 MiB).
+      // round_trip's floats: the scalar definition's codes, decoded (by a table of every code up to 20 bits: at most 4 MiB).
       const bool round_trips = f.total_bits() <= 32;
       if (round_trips) {
         expected_floats.resize(inputs.size());
