@@ -31,6 +31,7 @@
 namespace softfloat {
 namespace block_formats_detail {
 HWY_EXPORT(AccumulateE2m1Rows);
+HWY_EXPORT(E2m1SumsToColumns);
 HWY_EXPORT(DecodeScaleRowInOrder);
 HWY_EXPORT(AccumulateSixBitRows);
 }  // namespace block_formats_detail
@@ -84,17 +85,19 @@ const float* e2m1_values() {
   return values.data();
 }
 
-// One row of C for E2M1 weights, sums de-interleaved as the kernel keeps them.
+// One row of C for E2M1 weights, the sums in the kernel's layout (AccumulateE2m1Rows).
 void matvec_e2m1(const float* x, const BlockScaledWeights& w, float* y) {
   const float* values = e2m1_values();
-  const std::size_t n = w.n, halves = (n + 1) / 2;
-  std::vector<float> even(halves, 0.0f), odd(halves, 0.0f);  // the chains start from +0
+  const std::size_t n = w.n;
+  // Room for either layout: nibble lanes fill whole chunks of 128 columns, the even and
+  // odd halves (n + 1) / 2 each.
+  std::vector<float> sums((n + 127) / 128 * 128 + 1, 0.0f);  // the chains start from +0
   const bsd::UnscaledChainWindow window =
       w.scaling == WeightScaling::mx ? bsd::unscaled_chain_window(x, w.k) : bsd::UnscaledChainWindow{};
   const auto rows = [&](std::size_t p0, std::size_t count, const std::uint8_t* scale_codes) {
     HWY_DYNAMIC_DISPATCH(bsd::AccumulateE2m1Rows)(x + p0, w.elements.data() + p0 * w.row_bytes(), w.row_bytes(),
-                                                  count, n / 2, n % 2 != 0, values, scale_codes,
-                                                  w.scaling == WeightScaling::nvfp4, window, even.data(), odd.data());
+                                                  count, n, values, scale_codes, w.scaling == WeightScaling::nvfp4,
+                                                  window, sums.data());
   };
   if (w.scaling == WeightScaling::none) {
     rows(0, w.k, nullptr);
@@ -103,7 +106,7 @@ void matvec_e2m1(const float* x, const BlockScaledWeights& w, float* y) {
     for (std::size_t p0 = 0; p0 < w.k; p0 += block)
       rows(p0, std::min(block, w.k - p0), w.scales.data() + p0 / block * n);
   }
-  for (std::size_t j = 0; j < n; ++j) y[j] = j % 2 == 0 ? even[j / 2] : odd[j / 2];
+  HWY_DYNAMIC_DISPATCH(bsd::E2m1SumsToColumns)(sums.data(), n, y);
 }
 
 // One row of C for one-byte elements (E4M3, E5M2) with MX scales or none, decoded in

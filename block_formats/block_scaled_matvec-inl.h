@@ -1,6 +1,7 @@
 // The per-target part of the block-scaled matrix-vector product
 // (softfloat/block_scaled_matmul.hpp), compiled for every Highway target by
 // block_scaled_matmul.cpp: y continued over rows of E2M1 codes, two columns a byte.
+// AVX-512 keeps the sums in nibble lanes instead (e2m1_nibble_lanes-inl.h).
 //
 // A byte of row p holds columns 2i (low nibble) and 2i + 1 (high nibble). Rather than
 // interleave the two nibbles back into column order (shuffles per vector), the running
@@ -38,6 +39,7 @@
 
 #include "hwy/highway.h"
 #include "block_formats/block_scales-inl.h"
+#include "block_formats/e2m1_nibble_lanes-inl.h"
 #include "block_formats/six_bit_matvec-inl.h"
 #include "block_formats/unscaled_chain.hpp"
 #include "matmul/float_vectors-inl.h"
@@ -153,20 +155,6 @@ HWY_INLINE void E2m1Step(VF table, const float* values16, VU byte, VF activation
   }
   sum_even = hn::MulAdd(activation, w_even, sum_even);
   sum_odd = hn::MulAdd(activation, w_odd, sum_odd);
-}
-
-// One vector of running sums y with its E8M0 scales s (unscaled_chain.hpp): z = y / s,
-// and the lanes that may run the unscaled chain from z: s within the window [lo, hi]
-// (NaN's and 2^-127's codes never are), |y| and |z| at most 2^125, and z * s == y (z
-// exact). 1 / s is 2^(127 - e): the bits (254 << 23) - s's bits, for s in the window.
-HWY_INLINE hn::Mask<DF> Unscale(VF y, VF s, VF lo, VF hi, VF& z) {
-  const DF df;
-  const DU du;
-  z = hn::Mul(y, hn::BitCast(df, hn::Sub(hn::Set(du, 254u << 23), hn::BitCast(du, s))));
-  const VF limit = hn::Set(df, 0x1p125f);
-  const auto in_window = hn::And(hn::Ge(s, lo), hn::Le(s, hi));
-  const auto bounded = hn::And(hn::Le(hn::Abs(y), limit), hn::Le(hn::Abs(z), limit));
-  return hn::And(hn::And(in_window, bounded), hn::Eq(hn::Mul(z, s), y));
 }
 
 // even[i] / odd[i] continued over `count` rows of E2M1 codes (row p at codes + p *
@@ -294,21 +282,41 @@ HWY_INLINE void AccumulateE2m1RowsOf(const float* HWY_RESTRICT x, const std::uin
   }
 }
 
-// The same; scale_codes null for plain codes, else E4M3 codes (e4m3) or E8M0, whose
-// columns take the unscaled chain where `window` allows.
+// The sums of the E2M1 product's n columns continued over `count` rows; scale_codes
+// null for plain codes, else E4M3 codes (e4m3) or E8M0, whose columns take the unscaled
+// chain where `window` allows. sums (E2m1SumsLength floats, +0 at first) is in nibble
+// lanes on AVX-512 (e2m1_nibble_lanes-inl.h), else the even columns' sums
+// followed by the odd columns' ((n + 1) / 2 each); E2m1SumsToColumns reads either.
 HWY_NOINLINE void AccumulateE2m1Rows(const float* x, const std::uint8_t* codes, std::size_t stride, std::size_t count,
-                                     std::size_t pairs, bool lone_low, const float* values16,
-                                     const std::uint8_t* scale_codes, bool e4m3, UnscaledChainWindow window,
-                                     float* even, float* odd) {
+                                     std::size_t n, const float* values16, const std::uint8_t* scale_codes, bool e4m3,
+                                     UnscaledChainWindow window, float* sums) {
+  const auto accumulate = [&](auto kind) {
+    constexpr ScaleKind kKind = decltype(kind)::value;
+#if SOFTFLOAT_E2M1_NIBBLE_LANES
+    AccumulateE2m1NibbleLanes<kKind>(x, codes, stride, count, n, values16, scale_codes, window, sums);
+#else
+    const std::size_t halves = (n + 1) / 2;
+    AccumulateE2m1RowsOf<kKind>(x, codes, stride, count, n / 2, n % 2 != 0, values16, scale_codes, window, sums,
+                                sums + halves);
+#endif
+  };
   if (scale_codes == nullptr)
-    AccumulateE2m1RowsOf<ScaleKind::none>(x, codes, stride, count, pairs, lone_low, values16, nullptr, window, even,
-                                          odd);
+    accumulate(std::integral_constant<ScaleKind, ScaleKind::none>());
   else if (e4m3)
-    AccumulateE2m1RowsOf<ScaleKind::e4m3>(x, codes, stride, count, pairs, lone_low, values16, scale_codes, window,
-                                          even, odd);
+    accumulate(std::integral_constant<ScaleKind, ScaleKind::e4m3>());
   else
-    AccumulateE2m1RowsOf<ScaleKind::e8m0>(x, codes, stride, count, pairs, lone_low, values16, scale_codes, window,
-                                          even, odd);
+    accumulate(std::integral_constant<ScaleKind, ScaleKind::e8m0>());
+}
+
+// y (n floats, column order) from AccumulateE2m1Rows' sums, dispatched to the same
+// target so that it reads the layout that was written.
+HWY_NOINLINE void E2m1SumsToColumns(const float* sums, std::size_t n, float* y) {
+#if SOFTFLOAT_E2M1_NIBBLE_LANES
+  E2m1NibbleLaneSumsToColumns(sums, n, y);
+#else
+  const std::size_t halves = (n + 1) / 2;
+  for (std::size_t j = 0; j < n; ++j) y[j] = j % 2 == 0 ? sums[j / 2] : sums[halves + j / 2];
+#endif
 }
 
 // NOLINTNEXTLINE(google-readability-namespace-comments)
@@ -317,4 +325,5 @@ HWY_NOINLINE void AccumulateE2m1Rows(const float* x, const std::uint8_t* codes, 
 HWY_AFTER_NAMESPACE();
 
 #undef SOFTFLOAT_E2M1_SIGN_EXTENDED
+#undef SOFTFLOAT_E2M1_NIBBLE_LANES
 #endif  // SOFTFLOAT_BLOCK_FORMATS_BLOCK_SCALED_MATVEC_INL_H_ toggle

@@ -1,8 +1,8 @@
 // The block scales of block-scaled weights as fp32 values, per Highway target: MX's
 // E8M0 and NVFP4's E4M3 codes decoded by integer operations rather than gathered from
 // a 256-entry table (a gather costs about as much as the 16 rows it would serve).
-// Included by the per-target kernels of block_scaled_matvec-inl.h and
-// six_bit_matvec-inl.h.
+// Included by the per-target kernels of block_scaled_matvec-inl.h,
+// e2m1_nibble_lanes-inl.h and six_bit_matvec-inl.h.
 
 #if defined(SOFTFLOAT_BLOCK_FORMATS_BLOCK_SCALES_INL_H_) == defined(HWY_TARGET_TOGGLE)
 #ifdef SOFTFLOAT_BLOCK_FORMATS_BLOCK_SCALES_INL_H_
@@ -109,6 +109,20 @@ template <ScaleKind kKind, class D>
 HWY_INLINE hn::Vec<hn::RebindToFloat<D>> ScaleValues(D du, hn::Vec<D> code) {
   if constexpr (kKind == ScaleKind::e4m3) return E4m3Values(du, code);
   return E8m0Values(du, code);
+}
+
+// One vector of running sums y with its E8M0 scales s (unscaled_chain.hpp): z = y / s,
+// and the lanes that may run the unscaled chain from z: s within the window [lo, hi]
+// (NaN's and 2^-127's codes never are), |y| and |z| at most 2^125, and z * s == y (z
+// exact). 1 / s is 2^(127 - e): the bits (254 << 23) - s's bits, for s in the window.
+HWY_INLINE hn::Mask<DF> Unscale(VF y, VF s, VF lo, VF hi, VF& z) {
+  const DF df;
+  const DU du;
+  z = hn::Mul(y, hn::BitCast(df, hn::Sub(hn::Set(du, 254u << 23), hn::BitCast(du, s))));
+  const VF limit = hn::Set(df, 0x1p125f);
+  const auto in_window = hn::And(hn::Ge(s, lo), hn::Le(s, hi));
+  const auto bounded = hn::And(hn::Le(hn::Abs(y), limit), hn::Le(hn::Abs(z), limit));
+  return hn::And(hn::And(in_window, bounded), hn::Eq(hn::Mul(z, s), y));
 }
 
 // NOLINTNEXTLINE(google-readability-namespace-comments)

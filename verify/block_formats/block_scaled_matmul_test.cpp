@@ -150,6 +150,22 @@ TEST_P(BlockScaledEveryTarget, E2m1MatchesTheDefinition) {
   }
 }
 
+// A row wider than the kernels' column blocks (4096 bytes, 8192 columns), ending in a
+// part of a 128-column chunk of nibble lanes (AVX-512) with a lone low nibble, and k
+// not a multiple of MX's 32 rows.
+TEST_P(BlockScaledEveryTarget, E2m1RowsWiderThanAColumnBlock) {
+  const Shape shape{1, 48, 8192 + 128 + 3};
+  const bool exact_products = rounds_products_first(GetParam());
+  const std::vector<float> w = normal_weights(shape.k * shape.n, 0.05f, 21);
+  const std::vector<float> a = activations(shape.k, exact_products, 22);
+  for (WeightScaling scaling : {WeightScaling::none, WeightScaling::mx, WeightScaling::nvfp4}) {
+    const BlockScaledMatrix q = quantize_weights(w.data(), shape.k, shape.n, mx::Element::fp4_e2m1, scaling);
+    std::vector<float> c(shape.n, -1.0f);
+    matmul(a.data(), q.view(), c.data(), 1);
+    EXPECT_EQ(count_bit_differences(c, definition(a, q.view(), 1), describe(q.view(), shape)), 0u);
+  }
+}
+
 TEST_P(BlockScaledEveryTarget, SixAndEightBitElementsMatchTheDefinition) {
   for (bool exact_products : {true, false}) {
     if (!exact_products && rounds_products_first(GetParam())) continue;

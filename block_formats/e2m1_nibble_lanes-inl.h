@@ -1,0 +1,188 @@
+// The E2M1 rows of the block-scaled matrix-vector product on AVX-512
+// (block_scaled_matvec-inl.h has every other target): the running sums kept in nibble
+// lanes, so that 64 code bytes of a row are one plain load and no byte is widened.
+//
+// Layout. A chunk of 128 columns (64 bytes of a row) is 8 vectors of sums; vector k,
+// lane j holds column 8j + k: nibble k of the row's 32-bit word j. Nibble k reaches the
+// bottom of its lane by one shift right by 4k, and vpermps reads only the low 4 bits of
+// each index, so that the shifted word is the lookup's index as it is. Per 64 bytes:
+// one load, 7 shifts, 8 lookups and 8 fused multiply-adds. The kernel that widens a byte
+// per lane (vpmovzxbd) needs 4 widenings, 4 shifts, 8 lookups and the 8 FMAs; on Zen 4
+// the widenings and the lookups share two pipes, one of them the FMA's, where the
+// shifts run on two others (zmm throughput measured on the Zen 4 EPYC: FMA with
+// vpermps 1.6 cycles a pair, FMA with vpsrld 1.0, vpermps with vpmovzxbd 2.0).
+// Worked value: word j = 0x6A3F0021 (bytes 0x21 0x00 0x3F 0x6A) holds columns 8j .. 8j+7
+// as nibbles 1 2 0 0 F 3 A 6, the values +0.5 +1 0 0 -6 +1.5 -1 +4; nibble 4 is
+// 0x6A3F0021 >> 16 = 0x6A3F, whose low 4 bits 0xF index -6.
+// E2m1NibbleLaneSumsToColumns puts the sums back into column order, once per product.
+//
+// Scales (NVFP4's E4M3, MX's E8M0) are decoded once per chunk and pass of rows, in the
+// same lanes: lane j of vector k takes scale code 8j + k of the chunk's 128, byte k of
+// their 64-bit word j, by two-source dword permutes, shifts and masks. MX's power-of-two scales may divide the sums where a
+// block starts and multiply them where it ends instead (unscaled_chain.hpp).
+
+#if defined(SOFTFLOAT_BLOCK_FORMATS_E2M1_NIBBLE_LANES_INL_H_) == defined(HWY_TARGET_TOGGLE)
+#ifdef SOFTFLOAT_BLOCK_FORMATS_E2M1_NIBBLE_LANES_INL_H_
+#undef SOFTFLOAT_BLOCK_FORMATS_E2M1_NIBBLE_LANES_INL_H_
+#else
+#define SOFTFLOAT_BLOCK_FORMATS_E2M1_NIBBLE_LANES_INL_H_
+#endif
+
+#include <cstddef>
+#include <cstdint>
+#include <type_traits>
+#include <utility>
+
+#include "hwy/highway.h"
+#include "block_formats/block_scales-inl.h"
+#include "block_formats/unscaled_chain.hpp"
+#include "simd/prefetch.hpp"
+
+HWY_BEFORE_NAMESPACE();
+namespace softfloat::block_formats_detail {
+namespace HWY_NAMESPACE {
+namespace hn = hwy::HWY_NAMESPACE;
+
+// Whether this target keeps E2M1 sums in nibble lanes: x86 with AVX-512.
+#if HWY_ARCH_X86 && HWY_TARGET <= HWY_AVX3
+#define SOFTFLOAT_E2M1_NIBBLE_LANES 1
+
+constexpr std::size_t kNibbleChunkColumns = 128, kNibbleChunkBytes = 64;
+
+// f(std::integral_constant<std::size_t, k>) for k = 0 .. 7, the nibbles of a lane.
+template <class F>
+HWY_INLINE void ForEachNibble(F&& f) {
+  [&]<std::size_t... k>(std::index_sequence<k...>) {
+    (f(std::integral_constant<std::size_t, k>()), ...);
+  }(std::make_index_sequence<8>());
+}
+
+// The scales of a chunk's columns in nibble lanes: s[k] lane j scales column 8j + k.
+// scale_codes: the chunk's codes in column order, `columns` of them (1 .. 128); the
+// lanes past them take the code of 1 (E8M0 127, E4M3 0x38), so that the fast rules below
+// and the unscaled chain hold there too.
+template <ScaleKind kKind>
+HWY_INLINE void NibbleLaneScales(const std::uint8_t* HWY_RESTRICT scale_codes, std::size_t columns, VF (&s)[8]) {
+  const DU du;
+  const hn::ScalableTag<std::uint8_t> d8;  // 64 lanes
+  const auto one_code = hn::Set(d8, std::uint8_t(kKind == ScaleKind::e4m3 ? 0x38 : 127));
+  const auto lo_valid = hn::FirstN(d8, columns), hi_valid = hn::FirstN(d8, columns > 64 ? columns - 64 : 0);
+  // Masked loads do not fault past the valid lanes (AVX-512's fault suppression).
+  const auto lo = hn::IfThenElse(lo_valid, hn::MaskedLoad(lo_valid, d8, scale_codes), one_code);
+  const auto hi = hn::IfThenElse(hi_valid, hn::MaskedLoad(hi_valid, d8, scale_codes + 64), one_code);
+  // Lane j: the low and the high 32 bits of the codes' 64-bit word j (codes 8j .. 8j + 3
+  // and 8j + 4 .. 8j + 7), from lo:hi's 32 dwords (vpermt2d; indices 16 .. 31 are hi's).
+  const VU even_dwords = hn::ShiftLeft<1>(hn::Iota(du, 0));
+  const VU low = VU{_mm512_permutex2var_epi32(lo.raw, even_dwords.raw, hi.raw)};
+  const VU high = VU{_mm512_permutex2var_epi32(lo.raw, hn::Add(even_dwords, hn::Set(du, 1u)).raw, hi.raw)};
+  VU codes[8];
+  ForEachNibble([&](auto k) {
+    const VU word = k < 4 ? low : high;
+    codes[k] = hn::And(hn::ShiftRight<8 * (k % 4)>(word), hn::Set(du, 0xFFu));
+  });
+  if constexpr (kKind == ScaleKind::e4m3) {
+    // NVFP4's usual scales are positive and normal: two operations a vector.
+    auto unusual = E4m3NotNormalPositive(du, codes[0]);
+    for (int k = 1; k < 8; ++k) unusual = hn::Or(unusual, E4m3NotNormalPositive(du, codes[k]));
+    if (hn::AllFalse(du, unusual)) {
+      for (int k = 0; k < 8; ++k) s[k] = E4m3NormalValues(du, codes[k]);
+      return;
+    }
+  }
+  for (int k = 0; k < 8; ++k) s[k] = ScaleValues<kKind>(du, codes[k]);
+}
+
+// The sums of `count` rows of E2M1 codes (row p at codes + p * stride, n columns, two a
+// byte, the low nibble first) continued in nibble lanes; sums holds
+// ceil(n / 128) * 128 floats. The same steps as block_scaled_matvec-inl.h's
+// AccumulateE2m1RowsOf: per column, in row order, MulAdd(x[p], value * scale, sum), or
+// for E8M0 scales inside `window` the unscaled chain (the same bits).
+template <ScaleKind kKind>
+HWY_INLINE void AccumulateE2m1NibbleLanes(const float* HWY_RESTRICT x, const std::uint8_t* HWY_RESTRICT codes,
+                                          std::size_t stride, std::size_t count, std::size_t n,
+                                          const float* values16, const std::uint8_t* HWY_RESTRICT scale_codes,
+                                          UnscaledChainWindow window, float* HWY_RESTRICT sums) {
+  constexpr bool kScaled = kKind != ScaleKind::none;
+  const DF df;
+  const DU du;
+  const hn::ScalableTag<std::uint8_t> d8;
+  const VF table = hn::LoadU(df, values16);
+  const VF one = hn::Set(df, 1.0f);
+  const VF window_lo = hn::BitCast(df, hn::Set(du, window.code_lo << 23));
+  const VF window_hi = hn::BitCast(df, hn::Set(du, window.code_hi << 23));
+  const std::size_t bytes = (n + 1) / 2, chunks = (n + kNibbleChunkColumns - 1) / kNibbleChunkColumns;
+  // Passes of 16 rows (32 with scales: an MX block, or two of NVFP4's, decoded once)
+  // over blocks of 64 chunks (4096 bytes of a row), whose sums (32 KiB) stay in L1 / L2
+  // while the rows stream past them.
+  constexpr std::size_t kRows = kScaled ? 32 : 16, kBlockChunks = 64;
+  for (std::size_t c0 = 0; c0 < chunks; c0 += kBlockChunks) {
+    const std::size_t block_end = HWY_MIN(chunks, c0 + kBlockChunks);
+    for (std::size_t p = 0; p < count; p += kRows) {
+      const std::size_t rows = p + kRows <= count ? kRows : count - p;
+      for (std::size_t c = c0; c < block_end; ++c) {
+        const auto valid = hn::FirstN(d8, HWY_MIN(kNibbleChunkBytes, bytes - c * kNibbleChunkBytes));
+        float* HWY_RESTRICT chunk_sums = sums + c * kNibbleChunkColumns;
+        VF y[8], s[8];
+        ForEachNibble([&](auto k) {
+          y[k] = hn::LoadU(df, chunk_sums + k * 16);
+          s[k] = one;
+        });
+        if constexpr (kScaled) {
+          const std::size_t first = c * kNibbleChunkColumns;
+          NibbleLaneScales<kKind>(scale_codes + first, HWY_MIN(kNibbleChunkColumns, n - first), s);
+        }
+        const auto steps = [&](auto unscaled) {
+          constexpr bool kWithScales = kScaled && !decltype(unscaled)::value;
+          const std::uint8_t* HWY_RESTRICT at = codes + p * stride + c * kNibbleChunkBytes;
+          for (std::size_t r = 0; r < rows; ++r, at += stride) {
+            const VF activation = hn::Set(df, x[p + r]);
+            // The next band's row at these columns (simd/prefetch.hpp says why).
+            simd::detail::PrefetchIntoL2(at, rows * stride);
+            const VU word = hn::BitCast(du, hn::MaskedLoad(valid, d8, at));
+            ForEachNibble([&](auto k) {
+              const VU index = k == 0 ? word : hn::ShiftRight<4 * k>(word);
+              VF w = VF{_mm512_permutexvar_ps(index.raw, table.raw)};
+              if constexpr (kWithScales) w = hn::Mul(w, s[k]);
+              y[k] = hn::MulAdd(activation, w, y[k]);
+            });
+          }
+        };
+        bool unscaled = false;
+        if constexpr (kKind == ScaleKind::e8m0) {
+          // The unscaled chain where every lane of the chunk may take it.
+          if (!window.empty()) {
+            VF z[8];
+            auto ok = Unscale(y[0], s[0], window_lo, window_hi, z[0]);
+            for (int k = 1; k < 8; ++k) ok = hn::And(ok, Unscale(y[k], s[k], window_lo, window_hi, z[k]));
+            if (hn::AllTrue(df, ok)) {
+              unscaled = true;
+              for (int k = 0; k < 8; ++k) y[k] = z[k];
+              steps(std::true_type());
+              for (int k = 0; k < 8; ++k) y[k] = hn::Mul(y[k], s[k]);
+            }
+          }
+        }
+        if (!unscaled) steps(std::false_type());
+        ForEachNibble([&](auto k) { hn::StoreU(y[k], df, chunk_sums + k * 16); });
+      }
+    }
+  }
+}
+
+// y (n floats, column order) from the sums in nibble lanes.
+HWY_INLINE void E2m1NibbleLaneSumsToColumns(const float* HWY_RESTRICT sums, std::size_t n, float* HWY_RESTRICT y) {
+  for (std::size_t first = 0; first < n; first += kNibbleChunkColumns)
+    for (std::size_t j = 0; j < 16; ++j)
+      for (std::size_t k = 0; k < 8 && first + 8 * j + k < n; ++k) y[first + 8 * j + k] = sums[first + 16 * k + j];
+}
+
+#else
+#define SOFTFLOAT_E2M1_NIBBLE_LANES 0
+#endif
+
+// NOLINTNEXTLINE(google-readability-namespace-comments)
+}  // namespace HWY_NAMESPACE
+}  // namespace softfloat::block_formats_detail
+HWY_AFTER_NAMESPACE();
+
+#endif  // SOFTFLOAT_BLOCK_FORMATS_E2M1_NIBBLE_LANES_INL_H_ toggle
