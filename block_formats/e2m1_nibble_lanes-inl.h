@@ -18,8 +18,9 @@
 //
 // Scales (NVFP4's E4M3, MX's E8M0) are decoded once per chunk and pass of rows, in the
 // same lanes: lane j of vector k takes scale code 8j + k of the chunk's 128, byte k of
-// their 64-bit word j, by two-source dword permutes, shifts and masks. MX's power-of-two scales may divide the sums where a
-// block starts and multiply them where it ends instead (unscaled_chain.hpp).
+// their 64-bit word j, by two-source dword permutes, shifts and masks. MX's
+// power-of-two scales may divide the sums where a block starts and multiply them where
+// it ends instead (unscaled_chain.hpp).
 
 #if defined(SOFTFLOAT_BLOCK_FORMATS_E2M1_NIBBLE_LANES_INL_H_) == defined(HWY_TARGET_TOGGLE)
 #ifdef SOFTFLOAT_BLOCK_FORMATS_E2M1_NIBBLE_LANES_INL_H_
