@@ -284,8 +284,8 @@ HWY_INLINE void AccumulateE2m1RowsOf(const float* HWY_RESTRICT x, const std::uin
 
 // The sums of the E2M1 product's n columns continued over `count` rows; scale_codes
 // null for plain codes, else E4M3 codes (e4m3) or E8M0, whose columns take the unscaled
-// chain where `window` allows. sums (E2m1SumsLength floats, +0 at first) is in nibble
-// lanes on AVX-512 (e2m1_nibble_lanes-inl.h), else the even columns' sums
+// chain where `window` allows. sums (ceil(n / 128) * 128 + 1 floats, +0 at first) is in
+// nibble lanes on AVX-512 (e2m1_nibble_lanes-inl.h), else the even columns' sums
 // followed by the odd columns' ((n + 1) / 2 each); E2m1SumsToColumns reads either.
 HWY_NOINLINE void AccumulateE2m1Rows(const float* x, const std::uint8_t* codes, std::size_t stride, std::size_t count,
                                      std::size_t n, const float* values16, const std::uint8_t* scale_codes, bool e4m3,
@@ -308,8 +308,8 @@ HWY_NOINLINE void AccumulateE2m1Rows(const float* x, const std::uint8_t* codes, 
     accumulate(std::integral_constant<ScaleKind, ScaleKind::e8m0>());
 }
 
-// y (n floats, column order) from AccumulateE2m1Rows' sums, dispatched to the same
-// target so that it reads the layout that was written.
+// y (n floats, column order) from AccumulateE2m1Rows' sums. HWY_DYNAMIC_DISPATCH sends
+// both to the one target chosen for the process, so that this reads the layout written.
 HWY_NOINLINE void E2m1SumsToColumns(const float* sums, std::size_t n, float* y) {
 #if SOFTFLOAT_E2M1_NIBBLE_LANES
   E2m1NibbleLaneSumsToColumns(sums, n, y);
