@@ -49,6 +49,9 @@ namespace hn = hwy::HWY_NAMESPACE;
 #define SOFTFLOAT_E2M1_NIBBLE_LANES 1
 
 constexpr std::size_t kNibbleChunkColumns = 128, kNibbleChunkBytes = 64;
+// The 32-bit lanes of a vector of sums, 8 columns each: a chunk's 128 columns.
+constexpr std::size_t kNibbleLanes = kNibbleChunkColumns / 8;
+static_assert(hn::MaxLanes(DF()) == kNibbleLanes, "a chunk is one vector of 32-bit lanes");
 
 // f(std::integral_constant<std::size_t, k>) for k = 0 .. 7, the nibbles of a lane.
 template <class F>
@@ -126,7 +129,7 @@ HWY_INLINE void AccumulateE2m1NibbleLanes(const float* HWY_RESTRICT x, const std
         float* HWY_RESTRICT chunk_sums = sums + c * kNibbleChunkColumns;
         VF y[8], s[8];
         ForEachNibble([&](auto k) {
-          y[k] = hn::LoadU(df, chunk_sums + k * 16);
+          y[k] = hn::LoadU(df, chunk_sums + k * kNibbleLanes);
           s[k] = one;
         });
         if constexpr (kScaled) {
@@ -165,7 +168,7 @@ HWY_INLINE void AccumulateE2m1NibbleLanes(const float* HWY_RESTRICT x, const std
           }
         }
         if (!unscaled) steps(std::false_type());
-        ForEachNibble([&](auto k) { hn::StoreU(y[k], df, chunk_sums + k * 16); });
+        ForEachNibble([&](auto k) { hn::StoreU(y[k], df, chunk_sums + k * kNibbleLanes); });
       }
     }
   }
@@ -174,8 +177,9 @@ HWY_INLINE void AccumulateE2m1NibbleLanes(const float* HWY_RESTRICT x, const std
 // y (n floats, column order) from the sums in nibble lanes.
 HWY_INLINE void E2m1NibbleLaneSumsToColumns(const float* HWY_RESTRICT sums, std::size_t n, float* HWY_RESTRICT y) {
   for (std::size_t first = 0; first < n; first += kNibbleChunkColumns)
-    for (std::size_t j = 0; j < 16; ++j)
-      for (std::size_t k = 0; k < 8 && first + 8 * j + k < n; ++k) y[first + 8 * j + k] = sums[first + 16 * k + j];
+    for (std::size_t j = 0; j < kNibbleLanes; ++j)
+      for (std::size_t k = 0; k < 8 && first + 8 * j + k < n; ++k)
+        y[first + 8 * j + k] = sums[first + kNibbleLanes * k + j];
 }
 
 #else
