@@ -38,6 +38,8 @@
 #include "hwy/highway.h"
 #include "matmul/byte_decode.hpp"
 #include "matmul/float_vectors-inl.h"
+#include "simd/prefetch.hpp"
+#include "simd/prefetch.hpp"
 
 HWY_BEFORE_NAMESPACE();
 namespace softfloat::matmul_detail {
@@ -117,10 +119,20 @@ struct ScaledByteRows {
 // one instruction. The values are the weights divided by the rule's scale 2^(15 - bias);
 // the caller multiplies x by it instead (exact; see MatVecHalfBytes). Without
 // kExceptions (E5M2) every code converts to its value; with it, lanes whose magnitude
-// is exception_from or more take scaled_table's value. kTopByte: the code is h's top
-// byte (E5M2: shift 8, mask 0xFF00), h = the code shifted by a constant, two operations
-// instead of three.
-template <bool kExceptions, bool kTopByte>
+// is exception_from or more take scaled_table's value. kShift: the rule's shift where a
+// constant serves (8: the code is h's top byte, as E5M2's, mask 0xFF00; 7: a signed
+// code with three mantissa bits, as E4M3's), else 0 (the multiply above).
+//
+// LoadPairUnchecked reads 2 * Lanes(DF) codes as 16-bit words, each the codes of
+// columns 2i (low byte) and 2i + 1 (high byte), and converts the words' fields where
+// they lie: `lower` holds the even columns and `upper` the odd ones (the paired layout,
+// which AccumulateRows' callers set up with PairColumns). Per 32 E4M3 codes on AVX-512:
+// 5 operations on 16-bit halves of a register instead of a widening, a multiply, an AND
+// and an extraction on whole registers. Worked for E4M3 (kShift 7), the word 0xC138 =
+// codes 0x38 (1.0, column 2i) and 0xC1 (-2.25, column 2i + 1): odd = (0xC138 >> 1,
+// arithmetic) & 0xBF80 = 0xE09C & 0xBF80 = 0xA080, fp16 -2^-7 * 1.125 = -2.25 / 2^8;
+// even = ((0xC138 << 8) >> 1) & 0xBF80 = 0x1C00, fp16 2^-8 = 1.0 / 2^8.
+template <bool kExceptions, int kShift>
 struct HalfByteRows {
   using D16 = hn::Rebind<std::int16_t, DF>;
   using V16 = hn::Vec<D16>;
@@ -133,10 +145,7 @@ struct HalfByteRows {
   std::size_t ld;
   const float* scaled_table;  // table / scale
   bool sign_extend;
-  // Two vectors' worth of fp16 codes, converted from one extension (LoadPair).
-  using DWide16 = std::conditional_t<HWY_TARGET == HWY_SCALAR, D16, hn::Repartition<std::int16_t, DF>>;
   V16 shift_factor, half_mask, magnitude_bits, exception_below;
-  hn::Vec<DWide16> wide_shift_factor, wide_half_mask;
   hn::Vec<DMarks> byte_magnitude_mask, byte_exception_from;
 
   HalfByteRows(const std::uint8_t* codes_in, std::size_t ld_in, const float* scaled_table_in,
@@ -149,8 +158,6 @@ struct HalfByteRows {
         half_mask(hn::Set(D16(), std::int16_t(std::uint16_t(d.half_mask)))),
         magnitude_bits(hn::Set(D16(), std::int16_t(0x7FFF))),
         exception_below(hn::Set(D16(), std::int16_t(std::min<std::uint32_t>(d.exception_from << d.half_shift, 0x7FFF)))),
-        wide_shift_factor(hn::Set(DWide16(), std::int16_t(1 << d.half_shift))),
-        wide_half_mask(hn::Set(DWide16(), std::int16_t(std::uint16_t(d.half_mask)))),
         byte_magnitude_mask(hn::Set(DMarks(), std::uint8_t(d.sign_extend ? 0x7F : 0xFF))),
         byte_exception_from(hn::Set(DMarks(), std::uint8_t(std::min<std::uint32_t>(d.exception_from, 0xFF)))) {}
 
@@ -161,7 +168,7 @@ struct HalfByteRows {
     const hn::Rebind<std::int8_t, DF> d8;
     const hn::Rebind<std::uint8_t, DF> du8;
     const hn::Rebind<std::uint16_t, DF> du16;
-    if constexpr (kTopByte) return hn::BitCast(d16, hn::ShiftLeft<8>(hn::PromoteTo(du16, hn::LoadU(du8, row + j))));
+    if constexpr (kShift == 8) return hn::BitCast(d16, hn::ShiftLeft<8>(hn::PromoteTo(du16, hn::LoadU(du8, row + j))));
     const V16 extended = sign_extend ? hn::PromoteTo(d16, hn::LoadU(d8, reinterpret_cast<const std::int8_t*>(row + j)))
                                      : hn::BitCast(d16, hn::PromoteTo(du16, hn::LoadU(du8, row + j)));
     return hn::And(hn::Mul(extended, shift_factor), half_mask);
@@ -198,31 +205,45 @@ struct HalfByteRows {
   VF LoadUnchecked(const std::uint8_t* HWY_RESTRICT row, std::size_t j) const {
     return hn::PromoteTo(DF(), hn::BitCast(hn::Rebind<hwy::float16_t, DF>(), HalfCodes(row, j)));
   }
-  // LoadUnchecked at j and at j + Lanes(DF), from one extension, multiply and AND on
-  // the 2 * Lanes(DF) codes: per 32 codes on AVX-512 (16 on AVX2) two fewer
-  // operations, one of them on the shuffle port, for one extraction of the upper half.
+  // The codes at row + j .. row + j + 2 * Lanes(DF) in the paired layout (see above):
+  // lower = the even columns' values, upper = the odd columns'.
   void LoadPairUnchecked(const std::uint8_t* HWY_RESTRICT row, std::size_t j, VF& lower, VF& upper) const {
-#if HWY_TARGET == HWY_SCALAR  // not called: no halves of one lane
+#if HWY_TARGET == HWY_SCALAR  // not called: no pairs in one lane
     lower = LoadUnchecked(row, j);
     upper = LoadUnchecked(row, j + 1);
 #else
-    const DWide16 dw;
-    const hn::RebindToUnsigned<DWide16> duw;
-    const hn::Rebind<std::int8_t, DWide16> d8;
-    const hn::Rebind<std::uint8_t, DWide16> du8;
-    hn::Vec<DWide16> h;
-    if constexpr (kTopByte) {
-      h = hn::BitCast(dw, hn::ShiftLeft<8>(hn::PromoteTo(duw, hn::LoadU(du8, row + j))));
+    const D16 d16;
+    const hn::RebindToUnsigned<D16> du16;
+    const V16 w = hn::BitCast(d16, hn::LoadU(hn::Repartition<std::uint8_t, D16>(), row + j));
+    V16 even, odd;
+    if constexpr (kShift == 8) {
+      even = hn::ShiftLeft<8>(w);
+      odd = hn::And(w, half_mask);
+    } else if constexpr (kShift == 7) {  // signed: an arithmetic shift extends the sign
+      even = hn::And(hn::ShiftRight<1>(hn::ShiftLeft<8>(w)), half_mask);
+      odd = hn::And(hn::ShiftRight<1>(w), half_mask);
     } else {
-      const hn::Vec<DWide16> extended =
-          sign_extend ? hn::PromoteTo(dw, hn::LoadU(d8, reinterpret_cast<const std::int8_t*>(row + j)))
-                      : hn::BitCast(dw, hn::PromoteTo(duw, hn::LoadU(du8, row + j)));
-      h = hn::And(hn::Mul(extended, wide_shift_factor), wide_half_mask);
+      const V16 low = sign_extend ? hn::ShiftRight<8>(hn::ShiftLeft<8>(w)) : hn::And(w, hn::Set(d16, 0xFF));
+      const V16 high = sign_extend ? hn::ShiftRight<8>(w) : hn::BitCast(d16, hn::ShiftRight<8>(hn::BitCast(du16, w)));
+      even = hn::And(hn::Mul(low, shift_factor), half_mask);
+      odd = hn::And(hn::Mul(high, shift_factor), half_mask);
     }
-    const D16 dh;
     const hn::Rebind<hwy::float16_t, DF> df16;
-    lower = hn::PromoteTo(DF(), hn::BitCast(df16, hn::LowerHalf(dh, h)));
-    upper = hn::PromoteTo(DF(), hn::BitCast(df16, hn::UpperHalf(dh, h)));
+    lower = hn::PromoteTo(DF(), hn::BitCast(df16, even));
+    upper = hn::PromoteTo(DF(), hn::BitCast(df16, odd));
+#endif
+  }
+  // The same with every code looked up in scaled_table (the exceptions' path).
+  void LoadPair(const std::uint8_t* HWY_RESTRICT row, std::size_t j, VF& lower, VF& upper) const {
+#if HWY_TARGET == HWY_SCALAR  // not called
+    lower = Load(row, j);
+    upper = Load(row, j + 1);
+#else
+    const hn::Rebind<std::uint16_t, DF> du16;
+    const hn::RebindToSigned<DF> di;
+    const auto w = hn::BitCast(du16, hn::LoadU(hn::Repartition<std::uint8_t, decltype(du16)>(), row + j));
+    lower = hn::GatherIndex(DF(), scaled_table, hn::BitCast(di, hn::PromoteTo(DU(), hn::And(w, hn::Set(du16, 0xFF)))));
+    upper = hn::GatherIndex(DF(), scaled_table, hn::BitCast(di, hn::PromoteTo(DU(), hn::ShiftRight<8>(w))));
 #endif
   }
 };
@@ -254,8 +275,14 @@ struct ColumnScaledRows {
   VF LoadUnchecked(const std::uint8_t* HWY_RESTRICT row, std::size_t j) const {
     return hn::Mul(inner.LoadUnchecked(row, j), hn::LoadU(DF(), scale + j));
   }
+  // scale in the paired layout too (PairColumns), so that these loads match the lanes.
   void LoadPairUnchecked(const std::uint8_t* HWY_RESTRICT row, std::size_t j, VF& lower, VF& upper) const {
     inner.LoadPairUnchecked(row, j, lower, upper);
+    lower = hn::Mul(lower, hn::LoadU(DF(), scale + j));
+    upper = hn::Mul(upper, hn::LoadU(DF(), scale + j + hn::Lanes(DF())));
+  }
+  void LoadPair(const std::uint8_t* HWY_RESTRICT row, std::size_t j, VF& lower, VF& upper) const {
+    inner.LoadPair(row, j, lower, upper);
     lower = hn::Mul(lower, hn::LoadU(DF(), scale + j));
     upper = hn::Mul(upper, hn::LoadU(DF(), scale + j + hn::Lanes(DF())));
   }
@@ -322,6 +349,9 @@ struct FloatRows {
   }
 };
 
+// The columns of one pass of AccumulateRows (see there).
+constexpr std::size_t kColumnBlock = 8192;
+
 // y[j] = MulAdd(x[p + r], row p + r [j], y[j]) for r = 0 .. R-1 in order, j in [j0, end):
 // R rows per pass over a block of y, so that each running sum is loaded and stored
 // once per R steps.
@@ -342,12 +372,18 @@ HWY_INLINE void AccumulateRowGroup(const Rows& rows, const float* HWY_RESTRICT x
   std::size_t j = j0;
   if constexpr (FourVectors<Rows>) {
     constexpr std::size_t kVectors = 4;
+    // The next band of R rows starts this many bytes on (simd/prefetch.hpp says why
+    // its lines are asked for a pass ahead): E5M2 at 8192 x 8192 on a Zen 4 EPYC, 3.6
+    // -> 3.1 ms; in L2 (256 x 2048) the same time, so what it saves is waiting for memory.
+    const std::size_t band_bytes =
+        R * (reinterpret_cast<std::uintptr_t>(rows.row(1)) - reinterpret_cast<std::uintptr_t>(rows.row(0)));
     for (; j + kVectors * lanes <= vector_end; j += kVectors * lanes) {
       VF sum[kVectors];
       for (std::size_t v = 0; v < kVectors; ++v) sum[v] = hn::LoadU(df, y + j + v * lanes);
       auto marks = rows.NoMarks();
       HWY_UNROLL(16)
       for (std::size_t r = 0; r < R; ++r) {
+        simd::detail::PrefetchIntoL2(row[r] + j, band_bytes);
         rows.Mark(row[r], j, marks);
         for (std::size_t v = 0; v < kVectors; v += 2) {
           VF lower, upper;
@@ -359,8 +395,12 @@ HWY_INLINE void AccumulateRowGroup(const Rows& rows, const float* HWY_RESTRICT x
       if (HWY_UNLIKELY(!rows.Clean(marks))) {  // the same steps, exceptions taken from the table
         for (std::size_t v = 0; v < kVectors; ++v) sum[v] = hn::LoadU(df, y + j + v * lanes);
         for (std::size_t r = 0; r < R; ++r)
-          for (std::size_t v = 0; v < kVectors; ++v)
-            sum[v] = hn::MulAdd(weight[r], rows.Load(row[r], j + v * lanes), sum[v]);
+          for (std::size_t v = 0; v < kVectors; v += 2) {
+            VF lower, upper;
+            rows.LoadPair(row[r], j + v * lanes, lower, upper);
+            sum[v] = hn::MulAdd(weight[r], lower, sum[v]);
+            sum[v + 1] = hn::MulAdd(weight[r], upper, sum[v + 1]);
+          }
       }
       for (std::size_t v = 0; v < kVectors; ++v) hn::StoreU(sum[v], df, y + j + v * lanes);
     }
@@ -395,7 +435,6 @@ HWY_INLINE void AccumulateRowGroup(const Rows& rows, const float* HWY_RESTRICT x
 template <class Rows>
 HWY_INLINE void AccumulateRows(const Rows& rows, const float* HWY_RESTRICT x, std::size_t count, std::size_t n,
                                std::size_t short_rows, float* HWY_RESTRICT y) {
-  constexpr std::size_t kColumnBlock = 8192;
   constexpr bool kShort = sizeof(*rows.row(0)) == 2 || ExceptionFree<Rows>;
   const std::size_t rows_per_pass = kShort && short_rows == 16 ? 16 : 8;
   for (std::size_t j0 = 0; j0 < n; j0 += kColumnBlock) {
@@ -408,6 +447,40 @@ HWY_INLINE void AccumulateRows(const Rows& rows, const float* HWY_RESTRICT x, st
     }
     for (; p < count; ++p) AccumulateRowGroup<1>(rows, x, p, j0, end, y);
   }
+}
+
+// Calls f(j) for each block of 2 * Lanes(DF) columns j .. that AccumulateRows'
+// four-vector loop covers (Rows with kFourVectors), in the order it walks them.
+template <class F>
+void ForEachPairedBlock(std::size_t n, F f) {
+  if constexpr (HWY_TARGET != HWY_SCALAR) {
+    const std::size_t lanes = hn::Lanes(DF());
+    for (std::size_t j0 = 0; j0 < n; j0 += kColumnBlock) {
+      const std::size_t end = std::min(n, j0 + kColumnBlock), vector_end = j0 + (end - j0) / lanes * lanes;
+      for (std::size_t j = j0; j + 4 * lanes <= vector_end; j += 4 * lanes) {
+        f(j);
+        f(j + 2 * lanes);
+      }
+    }
+  }
+}
+// v (n values, one per column) into the paired layout of HalfByteRows: in each block
+// of ForEachPairedBlock, the even columns' values, then the odd columns'. The columns
+// past the blocks keep their places. UnpairColumns undoes it.
+HWY_INLINE void PairColumns(float* HWY_RESTRICT v, std::size_t n) {
+  const DF df;
+  ForEachPairedBlock(n, [&](std::size_t j) {
+    VF even, odd;
+    hn::LoadInterleaved2(df, v + j, even, odd);
+    hn::StoreU(even, df, v + j);
+    hn::StoreU(odd, df, v + j + hn::Lanes(df));
+  });
+}
+HWY_INLINE void UnpairColumns(float* HWY_RESTRICT v, std::size_t n) {
+  const DF df;
+  ForEachPairedBlock(n, [&](std::size_t j) {
+    hn::StoreInterleaved2(hn::LoadU(df, v + j), hn::LoadU(df, v + j + hn::Lanes(df)), df, v + j);
+  });
 }
 
 // y (n values, holding the running sums) continued over k rows of one-byte codes.
@@ -438,7 +511,7 @@ HWY_NOINLINE bool MatVecScaledBytes(const float* x, const std::uint8_t* codes, s
 // same bits as MulAdd(x[p], B[p][j], y[j]), NaNs and infinities included. False (and y
 // untouched) when the rule differs from the table on this target, or x * scale
 // overflows.
-template <bool kExceptions, bool kTopByte>
+template <bool kExceptions, int kShift>
 HWY_INLINE bool MatVecHalfBytesOf(const float* x, const std::uint8_t* codes, std::size_t ld, std::size_t k,
                                   std::size_t n, const float* table, const HalfByteDecode& decode,
                                   std::size_t short_rows, const float* column_scale, float* y) {
@@ -448,7 +521,7 @@ HWY_INLINE bool MatVecHalfBytesOf(const float* x, const std::uint8_t* codes, std
     if (std::bit_cast<std::uint32_t>(scaled_table[c] * decode.scale) != std::bit_cast<std::uint32_t>(table[c]))
       return false;
   }
-  const HalfByteRows<kExceptions, kTopByte> rows(codes, ld, scaled_table, decode);
+  const HalfByteRows<kExceptions, kShift> rows(codes, ld, scaled_table, decode);
   const DF df;
   const DU du;
   const std::size_t lanes = hn::Lanes(df);
@@ -464,23 +537,36 @@ HWY_INLINE bool MatVecHalfBytesOf(const float* x, const std::uint8_t* codes, std
     scaled_x[p] = x[p] * decode.scale;
     if (std::isinf(scaled_x[p]) && !std::isinf(x[p])) return false;
   }
-  if (column_scale != nullptr)
-    AccumulateRows(ColumnScaledRows<decltype(rows)>{rows, column_scale}, scaled_x.data(), k, n, short_rows, y);
-  else
+  PairColumns(y, n);
+  if (column_scale != nullptr) {
+    std::vector<float> paired_scale(column_scale, column_scale + n);
+    PairColumns(paired_scale.data(), n);
+    AccumulateRows(ColumnScaledRows<decltype(rows)>{rows, paired_scale.data()}, scaled_x.data(), k, n, short_rows, y);
+  } else {
     AccumulateRows(rows, scaled_x.data(), k, n, short_rows, y);
+  }
+  UnpairColumns(y, n);
   return true;
 }
+// MatVecHalfBytesOf with HalfByteRows' kShift: the rule's shift where a constant serves.
+template <bool kExceptions>
+HWY_INLINE bool MatVecHalfBytesWith(const float* x, const std::uint8_t* codes, std::size_t ld, std::size_t k,
+                                    std::size_t n, const float* table, const HalfByteDecode& decode,
+                                    std::size_t short_rows, const float* column_scale, float* y) {
+  if (decode.half_shift == 8 && decode.half_mask == 0xFF00)
+    return MatVecHalfBytesOf<kExceptions, 8>(x, codes, ld, k, n, table, decode, short_rows, column_scale, y);
+  if (decode.half_shift == 7 && decode.sign_extend)
+    return MatVecHalfBytesOf<kExceptions, 7>(x, codes, ld, k, n, table, decode, short_rows, column_scale, y);
+  return MatVecHalfBytesOf<kExceptions, 0>(x, codes, ld, k, n, table, decode, short_rows, column_scale, y);
+}
 // column_scale: null, or n values that multiply each column's decoded values
-// (ColumnScaledRows).
+// (ColumnScaledRows). y and column_scale in column order.
 HWY_NOINLINE bool MatVecHalfBytes(const float* x, const std::uint8_t* codes, std::size_t ld, std::size_t k,
                                   std::size_t n, const float* table, const HalfByteDecode& decode,
                                   std::size_t short_rows, const float* column_scale, float* y) {
-  const bool top_byte = decode.half_shift == 8 && decode.half_mask == 0xFF00;
   if (decode.exception_from > 0xFF)
-    return top_byte ? MatVecHalfBytesOf<false, true>(x, codes, ld, k, n, table, decode, short_rows, column_scale, y)
-                    : MatVecHalfBytesOf<false, false>(x, codes, ld, k, n, table, decode, short_rows, column_scale, y);
-  return top_byte ? MatVecHalfBytesOf<true, true>(x, codes, ld, k, n, table, decode, short_rows, column_scale, y)
-                  : MatVecHalfBytesOf<true, false>(x, codes, ld, k, n, table, decode, short_rows, column_scale, y);
+    return MatVecHalfBytesWith<false>(x, codes, ld, k, n, table, decode, short_rows, column_scale, y);
+  return MatVecHalfBytesWith<true>(x, codes, ld, k, n, table, decode, short_rows, column_scale, y);
 }
 // y continued over k rows of fp16 codes, after checking the target's conversion of the
 // `count` codes `check` against their values `expected`; false (y untouched) if one
