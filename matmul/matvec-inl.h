@@ -220,7 +220,11 @@ struct HalfByteRows {
       even = hn::ShiftLeft<8>(w);
       odd = hn::And(w, half_mask);
     } else if constexpr (kShift == 7) {  // signed: an arithmetic shift extends the sign
-      even = hn::And(hn::ShiftRight<1>(hn::ShiftLeft<8>(w)), half_mask);
+      // The even columns are the high bytes of the words one byte earlier: a load
+      // instead of a shift, except at a row's first byte, before which nothing may be read.
+      const V16 earlier = HWY_LIKELY(j != 0) ? hn::BitCast(d16, hn::LoadU(hn::Repartition<std::uint8_t, D16>(), row + j - 1))
+                                             : hn::ShiftLeft<8>(w);
+      even = hn::And(hn::ShiftRight<1>(earlier), half_mask);
       odd = hn::And(hn::ShiftRight<1>(w), half_mask);
     } else {
       const V16 low = sign_extend ? hn::ShiftRight<8>(hn::ShiftLeft<8>(w)) : hn::And(w, hn::Set(d16, 0xFF));
