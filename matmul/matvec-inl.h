@@ -214,7 +214,8 @@ struct HalfByteRows {
 #else
     const D16 d16;
     const hn::RebindToUnsigned<D16> du16;
-    const V16 w = hn::BitCast(d16, hn::LoadU(hn::Repartition<std::uint8_t, D16>(), row + j));
+    const hn::Repartition<std::uint8_t, D16> d8;
+    const V16 w = hn::BitCast(d16, hn::LoadU(d8, row + j));
     V16 even, odd;
     if constexpr (kShift == 8) {
       even = hn::ShiftLeft<8>(w);
@@ -222,8 +223,7 @@ struct HalfByteRows {
     } else if constexpr (kShift == 7) {  // signed: an arithmetic shift extends the sign
       // The even columns are the high bytes of the words one byte earlier: a load
       // instead of a shift, except at a row's first byte, before which nothing may be read.
-      const V16 earlier = HWY_LIKELY(j != 0) ? hn::BitCast(d16, hn::LoadU(hn::Repartition<std::uint8_t, D16>(), row + j - 1))
-                                             : hn::ShiftLeft<8>(w);
+      const V16 earlier = HWY_LIKELY(j != 0) ? hn::BitCast(d16, hn::LoadU(d8, row + j - 1)) : hn::ShiftLeft<8>(w);
       even = hn::And(hn::ShiftRight<1>(earlier), half_mask);
       odd = hn::And(hn::ShiftRight<1>(w), half_mask);
     } else {
