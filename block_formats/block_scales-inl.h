@@ -111,18 +111,23 @@ HWY_INLINE hn::Vec<hn::RebindToFloat<D>> ScaleValues(D du, hn::Vec<D> code) {
   return E8m0Values(du, code);
 }
 
-// One vector of running sums y with its E8M0 scales s (unscaled_chain.hpp): z = y / s,
-// and the lanes that may run the unscaled chain from z: s within the window [lo, hi]
-// (NaN's and 2^-127's codes never are), |y| and |z| at most 2^125, and z * s == y (z
-// exact). 1 / s is 2^(127 - e): the bits (254 << 23) - s's bits, for s in the window.
-HWY_INLINE hn::Mask<DF> Unscale(VF y, VF s, VF lo, VF hi, VF& z) {
+// One vector of running sums y with its E8M0 scales s, every one of them in the
+// unscaled chain's window (unscaled_chain.hpp): z = y / s, and the lanes that may run
+// the unscaled chain from z: |y| and |z| at most 2^125, and z * s == y (z exact). 1 / s
+// is 2^(127 - e): the bits (254 << 23) - s's bits, for s in the window.
+HWY_INLINE hn::Mask<DF> UnscaleInWindow(VF y, VF s, VF& z) {
   const DF df;
   const DU du;
   z = hn::Mul(y, hn::BitCast(df, hn::Sub(hn::Set(du, 254u << 23), hn::BitCast(du, s))));
   const VF limit = hn::Set(df, 0x1p125f);
-  const auto in_window = hn::And(hn::Ge(s, lo), hn::Le(s, hi));
   const auto bounded = hn::And(hn::Le(hn::Abs(y), limit), hn::Le(hn::Abs(z), limit));
-  return hn::And(hn::And(in_window, bounded), hn::Eq(hn::Mul(z, s), y));
+  return hn::And(bounded, hn::Eq(hn::Mul(z, s), y));
+}
+// The same for scales s of any code: the lanes whose s lies in the window [lo, hi] too
+// (NaN's and 2^-127's codes never do).
+HWY_INLINE hn::Mask<DF> Unscale(VF y, VF s, VF lo, VF hi, VF& z) {
+  const auto in_window = hn::And(hn::Ge(s, lo), hn::Le(s, hi));
+  return hn::And(in_window, UnscaleInWindow(y, s, z));
 }
 
 // NOLINTNEXTLINE(google-readability-namespace-comments)

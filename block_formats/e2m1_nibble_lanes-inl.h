@@ -64,9 +64,14 @@ HWY_INLINE void ForEachNibble(F&& f) {
 // The scales of a chunk's columns in nibble lanes: s[k] lane j scales column 8j + k.
 // scale_codes: the chunk's codes in column order, `columns` of them (1 .. 128); the
 // lanes past them take the code of 1 (E8M0 127, E4M3 0x38), so that the fast rules below
-// and the unscaled chain hold there too.
+// and the unscaled chain hold there too. True where the scales are E8M0 and every code
+// lies in `window` (127 does wherever a window is not empty), tested on the 128 bytes:
+// then the unscaled chain needs no test of the window per lane, and a window's codes,
+// 1 .. 253, are fp32's biased exponents, so that each value's bits are its code shifted
+// up by 23 (code 124: 0x3E000000 = 2^-3).
 template <ScaleKind kKind>
-HWY_INLINE void NibbleLaneScales(const std::uint8_t* HWY_RESTRICT scale_codes, std::size_t columns, VF (&s)[8]) {
+HWY_INLINE bool NibbleLaneScales(const std::uint8_t* HWY_RESTRICT scale_codes, std::size_t columns,
+                                 UnscaledChainWindow window, VF (&s)[8]) {
   const DU du;
   const hn::ScalableTag<std::uint8_t> d8;  // 64 lanes
   const auto one_code = hn::Set(d8, std::uint8_t(kKind == ScaleKind::e4m3 ? 0x38 : 127));
@@ -84,16 +89,27 @@ HWY_INLINE void NibbleLaneScales(const std::uint8_t* HWY_RESTRICT scale_codes, s
     const VU word = k < 4 ? low : high;
     codes[k] = hn::And(hn::ShiftRight<8 * (k % 4)>(word), hn::Set(du, 0xFFu));
   });
+  if constexpr (kKind == ScaleKind::e8m0) {
+    if (!window.empty()) {
+      const auto first = hn::Set(d8, std::uint8_t(window.code_lo));
+      const auto past = hn::Set(d8, std::uint8_t(window.code_hi - window.code_lo + 1));
+      if (hn::AllTrue(d8, hn::Lt(hn::Sub(lo, first), past)) && hn::AllTrue(d8, hn::Lt(hn::Sub(hi, first), past))) {
+        for (int k = 0; k < 8; ++k) s[k] = hn::BitCast(DF(), hn::ShiftLeft<23>(codes[k]));
+        return true;
+      }
+    }
+  }
   if constexpr (kKind == ScaleKind::e4m3) {
     // NVFP4's usual scales are positive and normal: two operations a vector.
     auto unusual = E4m3NotNormalPositive(du, codes[0]);
     for (int k = 1; k < 8; ++k) unusual = hn::Or(unusual, E4m3NotNormalPositive(du, codes[k]));
     if (hn::AllFalse(du, unusual)) {
       for (int k = 0; k < 8; ++k) s[k] = E4m3NormalValues(du, codes[k]);
-      return;
+      return false;
     }
   }
   for (int k = 0; k < 8; ++k) s[k] = ScaleValues<kKind>(du, codes[k]);
+  return false;
 }
 
 // The sums of `count` rows of E2M1 codes (row p at codes + p * stride, n columns, two a
@@ -112,8 +128,6 @@ HWY_INLINE void AccumulateE2m1NibbleLanes(const float* HWY_RESTRICT x, const std
   const hn::ScalableTag<std::uint8_t> d8;
   const VF table = hn::LoadU(df, values16);
   const VF one = hn::Set(df, 1.0f);
-  const VF window_lo = hn::BitCast(df, hn::Set(du, window.code_lo << 23));
-  const VF window_hi = hn::BitCast(df, hn::Set(du, window.code_hi << 23));
   const std::size_t bytes = (n + 1) / 2, chunks = (n + kNibbleChunkColumns - 1) / kNibbleChunkColumns;
   // Passes of 32 rows (an MX block, or two of NVFP4's, their scales decoded once) over
   // blocks of 64 chunks (4096 bytes of a row), whose sums (32 KiB) stay in L1 / L2 while
@@ -132,9 +146,10 @@ HWY_INLINE void AccumulateE2m1NibbleLanes(const float* HWY_RESTRICT x, const std
           y[k] = hn::LoadU(df, chunk_sums + k * kNibbleLanes);
           s[k] = one;
         });
+        bool in_window = false;
         if constexpr (kScaled) {
           const std::size_t first = c * kNibbleChunkColumns;
-          NibbleLaneScales<kKind>(scale_codes + first, HWY_MIN(kNibbleChunkColumns, n - first), s);
+          in_window = NibbleLaneScales<kKind>(scale_codes + first, HWY_MIN(kNibbleChunkColumns, n - first), window, s);
         }
         const auto steps = [&](auto unscaled) {
           constexpr bool kWithScales = kScaled && !decltype(unscaled)::value;
@@ -155,10 +170,10 @@ HWY_INLINE void AccumulateE2m1NibbleLanes(const float* HWY_RESTRICT x, const std
         bool unscaled = false;
         if constexpr (kKind == ScaleKind::e8m0) {
           // The unscaled chain where every lane of the chunk may take it.
-          if (!window.empty()) {
+          if (in_window) {
             VF z[8];
-            auto ok = Unscale(y[0], s[0], window_lo, window_hi, z[0]);
-            for (int k = 1; k < 8; ++k) ok = hn::And(ok, Unscale(y[k], s[k], window_lo, window_hi, z[k]));
+            auto ok = UnscaleInWindow(y[0], s[0], z[0]);
+            for (int k = 1; k < 8; ++k) ok = hn::And(ok, UnscaleInWindow(y[k], s[k], z[k]));
             if (hn::AllTrue(df, ok)) {
               unscaled = true;
               for (int k = 0; k < 8; ++k) y[k] = z[k];
