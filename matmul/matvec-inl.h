@@ -46,7 +46,6 @@
 #include "matmul/byte_decode.hpp"
 #include "matmul/float_vectors-inl.h"
 #include "simd/prefetch.hpp"
-#include "simd/prefetch.hpp"
 
 HWY_BEFORE_NAMESPACE();
 namespace softfloat::matmul_detail {
@@ -134,11 +133,13 @@ struct ScaledByteRows {
 // columns 2i (low byte) and 2i + 1 (high byte), and converts the words' fields where
 // they lie: `lower` holds the even columns and `upper` the odd ones (the paired layout,
 // which AccumulateRows' callers set up with PairColumns). Per 32 E4M3 codes on AVX-512:
-// 5 operations on 16-bit halves of a register instead of a widening, a multiply, an AND
-// and an extraction on whole registers. Worked for E4M3 (kShift 7), the word 0xC138 =
-// codes 0x38 (1.0, column 2i) and 0xC1 (-2.25, column 2i + 1): odd = (0xC138 >> 1,
-// arithmetic) & 0xBF80 = 0xE09C & 0xBF80 = 0xA080, fp16 -2^-7 * 1.125 = -2.25 / 2^8;
-// even = ((0xC138 << 8) >> 1) & 0xBF80 = 0x1C00, fp16 2^-8 = 1.0 / 2^8.
+// a second load and 4 operations on 16-bit halves of a register, instead of a widening,
+// a multiply, an AND and an extraction on whole registers. Worked for E4M3 (kShift 7),
+// the word 0xC138 = codes 0x38 (1.0, column 2i) and 0xC1 (-2.25, column 2i + 1): odd =
+// (0xC138 >> 1, arithmetic) & 0xBF80 = 0xE09C & 0xBF80 = 0xA080, fp16 -2^-7 * 1.125 =
+// -2.25 / 2^8; even = ((0xC138 << 8) >> 1) & 0xBF80 = 0x1C00, fp16 2^-8 = 1.0 / 2^8, where
+// the word loaded one byte earlier holds 0x38 as its high byte and stands for the shift
+// left by 8.
 template <bool kExceptions, int kShift>
 struct HalfByteRows {
   using D16 = hn::Rebind<std::int16_t, DF>;
