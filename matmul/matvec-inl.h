@@ -290,11 +290,13 @@ struct ColumnScaledRows {
   // scale in the paired layout too (PairColumns), so that these loads match the lanes.
   void LoadPairUnchecked(const std::uint8_t* HWY_RESTRICT row, std::size_t j, VF& lower, VF& upper) const {
     inner.LoadPairUnchecked(row, j, lower, upper);
-    lower = hn::Mul(lower, hn::LoadU(DF(), scale + j));
-    upper = hn::Mul(upper, hn::LoadU(DF(), scale + j + hn::Lanes(DF())));
+    ScalePair(j, lower, upper);
   }
   void LoadPair(const std::uint8_t* HWY_RESTRICT row, std::size_t j, VF& lower, VF& upper) const {
     inner.LoadPair(row, j, lower, upper);
+    ScalePair(j, lower, upper);
+  }
+  void ScalePair(std::size_t j, VF& lower, VF& upper) const {
     lower = hn::Mul(lower, hn::LoadU(DF(), scale + j));
     upper = hn::Mul(upper, hn::LoadU(DF(), scale + j + hn::Lanes(DF())));
   }
@@ -363,6 +365,9 @@ struct FloatRows {
 
 // The columns of one pass of AccumulateRows (see there).
 constexpr std::size_t kColumnBlock = 8192;
+// Vectors of sums per step of AccumulateRowGroup's loop over the columns for Rows with
+// kFourVectors (two pairs; ForEachPairedBlock walks the same steps).
+constexpr std::size_t kFourVectorStep = 4;
 
 // y[j] = MulAdd(x[p + r], row p + r [j], y[j]) for r = 0 .. R-1 in order, j in [j0, end):
 // R rows per pass over a block of y, so that each running sum is loaded and stored
@@ -383,7 +388,7 @@ HWY_INLINE void AccumulateRowGroup(const Rows& rows, const float* HWY_RESTRICT x
   }
   std::size_t j = j0;
   if constexpr (FourVectors<Rows>) {
-    constexpr std::size_t kVectors = 4;
+    constexpr std::size_t kVectors = kFourVectorStep;
     // The next band of R rows starts this many bytes on (simd/prefetch.hpp says why
     // its lines are asked for a pass ahead): E5M2 at 8192 x 8192 on a Zen 4 EPYC, 3.6
     // -> 3.1 ms; in L2 (256 x 2048) the same time, so what it saves is waiting for memory.
@@ -469,10 +474,8 @@ void ForEachPairedBlock(std::size_t n, F f) {
     const std::size_t lanes = hn::Lanes(DF());
     for (std::size_t j0 = 0; j0 < n; j0 += kColumnBlock) {
       const std::size_t end = std::min(n, j0 + kColumnBlock), vector_end = j0 + (end - j0) / lanes * lanes;
-      for (std::size_t j = j0; j + 4 * lanes <= vector_end; j += 4 * lanes) {
-        f(j);
-        f(j + 2 * lanes);
-      }
+      for (std::size_t j = j0; j + kFourVectorStep * lanes <= vector_end; j += kFourVectorStep * lanes)
+        for (std::size_t v = 0; v < kFourVectorStep; v += 2) f(j + v * lanes);
     }
   }
 }
