@@ -19,7 +19,11 @@
 // one-byte codes are bound by instructions: the conversion (vcvtph2ps, 1.34 cycles per
 // 16 values alone, 6.8 cycles for 4 beside 4 FMAs) and, for E4M3, the shifts, ANDs and
 // exception test, 19.8 cycles per 128 codes timed alone (E5M2 15.9); in L2 the loop
-// takes 0.050 ns a weight (E5M2 0.039), out of cache 0.057-0.061 (0.046).
+// takes 0.050 ns a weight (E5M2 0.039), out of cache 0.057-0.061 (0.046). Under AVX2
+// E4M3 reads 32 codes a load and keeps eight vectors of sums a step (kQuadLoads): four
+// chains of eight dependent FMAs a step left its loop waiting on their latency, and
+// the exception test costs about 12% of it (0.060 ns a weight in L2 without it, 0.067
+// with; out of cache 0.077, was 0.086).
 //
 // Summation order: y[j] = +0, then y[j] = MulAdd(x[p], B[p][j], y[j]) for p = 0 .. k-1
 // in order, the same chain as the GEMM (gemm-inl.h). The loops go over blocks of
@@ -144,8 +148,8 @@ template <bool kExceptions, int kShift>
 struct HalfByteRows {
   using D16 = hn::Rebind<std::int16_t, DF>;
   using V16 = hn::Vec<D16>;
-  // Scalar vectors hold one code, too few to mark four vectors' worth: no deferral there.
-  static constexpr bool kFourVectors = HWY_TARGET != HWY_SCALAR;
+  // Scalar vectors hold one code, too few to mark a step's worth: no deferral there.
+  static constexpr bool kPairedSteps = HWY_TARGET != HWY_SCALAR;
   static constexpr bool kHasExceptions = kExceptions;
   using DMarks = std::conditional_t<HWY_TARGET == HWY_SCALAR, hn::Rebind<std::uint8_t, DF>,
                                     hn::Repartition<std::uint8_t, DF>>;
@@ -154,7 +158,16 @@ struct HalfByteRows {
   const float* scaled_table;  // table / scale
   bool sign_extend;
   V16 shift_factor, half_mask, magnitude_bits, exception_below;
+  // Four vectors from one load of 4 * Lanes(DF) codes (LoadQuadUnchecked): AVX2 and E4M3's
+  // shift, where the two extractions of upper halves cost less than two more loads and
+  // four more operations on 8 words each (E5M2's one operation a half does not gain).
+  static constexpr bool kQuadLoads = HWY_TARGET == HWY_AVX2 && kShift == 7;
+  // Vectors of sums per step of AccumulateRowGroup (see kStepVectorsDefault); 8 with
+  // quad loads: a step of 4 chains of 8 fused multiply-adds is bound by their latency.
+  static constexpr std::size_t kStepVectors = kQuadLoads ? 8 : 4;
+  using DWords = std::conditional_t<HWY_TARGET == HWY_SCALAR, D16, hn::Repartition<std::int16_t, DF>>;
   hn::Vec<DMarks> byte_magnitude_mask, byte_exception_from;
+  hn::Vec<DWords> half_mask_words;
 
   HalfByteRows(const std::uint8_t* codes_in, std::size_t ld_in, const float* scaled_table_in,
                const HalfByteDecode& d)
@@ -167,7 +180,8 @@ struct HalfByteRows {
         magnitude_bits(hn::Set(D16(), std::int16_t(0x7FFF))),
         exception_below(hn::Set(D16(), std::int16_t(std::min<std::uint32_t>(d.exception_from << d.half_shift, 0x7FFF)))),
         byte_magnitude_mask(hn::Set(DMarks(), std::uint8_t(d.sign_extend ? 0x7F : 0xFF))),
-        byte_exception_from(hn::Set(DMarks(), std::uint8_t(std::min<std::uint32_t>(d.exception_from, 0xFF)))) {}
+        byte_exception_from(hn::Set(DMarks(), std::uint8_t(std::min<std::uint32_t>(d.exception_from, 0xFF)))),
+        half_mask_words(hn::Set(DWords(), std::int16_t(std::uint16_t(d.half_mask)))) {}
 
   const std::uint8_t* row(std::size_t p) const { return codes + p * ld; }
   // The fp16 codes h of the codes at row + j.
@@ -214,7 +228,9 @@ struct HalfByteRows {
     return hn::PromoteTo(DF(), hn::BitCast(hn::Rebind<hwy::float16_t, DF>(), HalfCodes(row, j)));
   }
   // The codes at row + j .. row + j + 2 * Lanes(DF) in the paired layout (see above):
-  // lower = the even columns' values, upper = the odd columns'.
+  // lower = the even columns' values, upper = the odd columns'. kRowStart: j may be 0
+  // (the caller knows, so that the loop past a row's start tests nothing).
+  template <bool kRowStart = false>
   void LoadPairUnchecked(const std::uint8_t* HWY_RESTRICT row, std::size_t j, VF& lower, VF& upper) const {
 #if HWY_TARGET == HWY_SCALAR  // not called: no pairs in one lane
     lower = LoadUnchecked(row, j);
@@ -231,7 +247,7 @@ struct HalfByteRows {
     } else if constexpr (kShift == 7) {  // signed: an arithmetic shift extends the sign
       // The even columns are the high bytes of the words one byte earlier: a load
       // instead of a shift, except at a row's first byte, before which nothing may be read.
-      const V16 earlier = HWY_LIKELY(j != 0) ? hn::BitCast(d16, hn::LoadU(d8, row + j - 1)) : hn::ShiftLeft<8>(w);
+      const V16 earlier = kRowStart && j == 0 ? hn::ShiftLeft<8>(w) : hn::BitCast(d16, hn::LoadU(d8, row + j - 1));
       even = hn::And(hn::ShiftRight<1>(earlier), half_mask);
       odd = hn::And(hn::ShiftRight<1>(w), half_mask);
     } else {
@@ -244,6 +260,32 @@ struct HalfByteRows {
     lower = hn::PromoteTo(DF(), hn::BitCast(df16, even));
     upper = hn::PromoteTo(DF(), hn::BitCast(df16, odd));
 #endif
+  }
+  // The codes at row + j .. row + j + 4 * Lanes(DF) in the paired layout, as two
+  // LoadPairUnchecked would give them (out[0], out[1] and out[2], out[3]), from one
+  // load of 16-bit words and one of the words a byte earlier (kQuadLoads only): the
+  // even and odd fields of all the words shifted at once, then each half converted.
+  template <bool kRowStart = false>
+  HWY_INLINE void LoadQuadUnchecked(const std::uint8_t* HWY_RESTRICT row, std::size_t j, VF (&out)[4]) const {
+#if HWY_TARGET == HWY_AVX2
+    if constexpr (kQuadLoads) {
+      const DWords dw;
+      const hn::Half<DWords> dh;
+      const hn::Rebind<hwy::float16_t, DF> df16;
+      const hn::Repartition<std::uint8_t, DWords> d8;
+      const auto w = hn::BitCast(dw, hn::LoadU(d8, row + j));
+      const auto earlier = kRowStart && j == 0 ? hn::ShiftLeft<8>(w) : hn::BitCast(dw, hn::LoadU(d8, row + j - 1));
+      const auto even = hn::And(hn::ShiftRight<1>(earlier), half_mask_words);
+      const auto odd = hn::And(hn::ShiftRight<1>(w), half_mask_words);
+      out[0] = hn::PromoteTo(DF(), hn::BitCast(df16, hn::LowerHalf(dh, even)));
+      out[1] = hn::PromoteTo(DF(), hn::BitCast(df16, hn::LowerHalf(dh, odd)));
+      out[2] = hn::PromoteTo(DF(), hn::BitCast(df16, hn::UpperHalf(dh, even)));
+      out[3] = hn::PromoteTo(DF(), hn::BitCast(df16, hn::UpperHalf(dh, odd)));
+      return;
+    }
+#endif
+    LoadPairUnchecked<kRowStart>(row, j, out[0], out[1]);
+    LoadPairUnchecked(row, j + 2 * hn::Lanes(DF()), out[2], out[3]);
   }
   // The same with every code looked up in scaled_table (the exceptions' path).
   void LoadPair(const std::uint8_t* HWY_RESTRICT row, std::size_t j, VF& lower, VF& upper) const {
@@ -260,11 +302,11 @@ struct HalfByteRows {
   }
 };
 
-// Rows that AccumulateRowGroup reads four vectors of columns at a time, two at a time
-// from one extension, with the exception test deferred (HalfByteRows but on the scalar
-// target), and rows that have no exceptions to test.
+// Rows that AccumulateRowGroup reads kStepVectors vectors of columns at a time, in
+// pairs of the paired layout, with the exception test deferred (HalfByteRows but on the
+// scalar target), and rows that have no exceptions to test.
 template <class Rows>
-concept FourVectors = requires { requires Rows::kFourVectors; };
+concept PairedSteps = requires { requires Rows::kPairedSteps; };
 template <class Rows>
 concept ExceptionFree = requires { requires !Rows::kHasExceptions; };
 
@@ -274,7 +316,8 @@ concept ExceptionFree = requires { requires !Rows::kHasExceptions; };
 // none overflows), so each step's product x[p] * (value * scale[j]) is the weight's.
 template <class Inner>
 struct ColumnScaledRows {
-  static constexpr bool kFourVectors = Inner::kFourVectors;
+  static constexpr bool kPairedSteps = Inner::kPairedSteps;
+  static constexpr std::size_t kStepVectors = Inner::kStepVectors;
   static constexpr bool kHasExceptions = Inner::kHasExceptions;
   using DMarks = typename Inner::DMarks;
   Inner inner;
@@ -288,9 +331,17 @@ struct ColumnScaledRows {
     return hn::Mul(inner.LoadUnchecked(row, j), hn::LoadU(DF(), scale + j));
   }
   // scale in the paired layout too (PairColumns), so that these loads match the lanes.
+  template <bool kRowStart = false>
   void LoadPairUnchecked(const std::uint8_t* HWY_RESTRICT row, std::size_t j, VF& lower, VF& upper) const {
-    inner.LoadPairUnchecked(row, j, lower, upper);
+    inner.template LoadPairUnchecked<kRowStart>(row, j, lower, upper);
     ScalePair(j, lower, upper);
+  }
+  static constexpr bool kQuadLoads = Inner::kQuadLoads;
+  template <bool kRowStart = false>
+  HWY_INLINE void LoadQuadUnchecked(const std::uint8_t* HWY_RESTRICT row, std::size_t j, VF (&out)[4]) const {
+    inner.template LoadQuadUnchecked<kRowStart>(row, j, out);
+    ScalePair(j, out[0], out[1]);
+    ScalePair(j + 2 * hn::Lanes(DF()), out[2], out[3]);
   }
   void LoadPair(const std::uint8_t* HWY_RESTRICT row, std::size_t j, VF& lower, VF& upper) const {
     inner.LoadPair(row, j, lower, upper);
@@ -365,9 +416,6 @@ struct FloatRows {
 
 // The columns of one pass of AccumulateRows (see there).
 constexpr std::size_t kColumnBlock = 8192;
-// Vectors of sums per step of AccumulateRowGroup's loop over the columns for Rows with
-// kFourVectors (two pairs; ForEachPairedBlock walks the same steps).
-constexpr std::size_t kFourVectorStep = 4;
 
 // y[j] = MulAdd(x[p + r], row p + r [j], y[j]) for r = 0 .. R-1 in order, j in [j0, end):
 // R rows per pass over a block of y, so that each running sum is loaded and stored
@@ -387,40 +435,61 @@ HWY_INLINE void AccumulateRowGroup(const Rows& rows, const float* HWY_RESTRICT x
     weight[r] = hn::Set(df, x[p + r]);
   }
   std::size_t j = j0;
-  if constexpr (FourVectors<Rows>) {
-    constexpr std::size_t kVectors = kFourVectorStep;
+  if constexpr (PairedSteps<Rows>) {
+    // Vectors of sums a step (Rows::kStepVectors; ForEachPairedBlock walks the same steps).
+    constexpr std::size_t kVectors = Rows::kStepVectors;
     // The next band of R rows starts this many bytes on (simd/prefetch.hpp says why
     // its lines are asked for a pass ahead): E5M2 at 8192 x 8192 on a Zen 4 EPYC, 3.6
     // -> 3.1 ms; in L2 (256 x 2048) the same time, so what it saves is waiting for memory.
     const std::size_t band_bytes =
         R * (reinterpret_cast<std::uintptr_t>(rows.row(1)) - reinterpret_cast<std::uintptr_t>(rows.row(0)));
-    for (; j + kVectors * lanes <= vector_end; j += kVectors * lanes) {
+    // One step of kVectors vectors of sums at `at`; row_start: whether it may be a row's first column.
+    const auto step = [&](std::size_t at, auto row_start) {
       VF sum[kVectors];
-      for (std::size_t v = 0; v < kVectors; ++v) sum[v] = hn::LoadU(df, y + j + v * lanes);
+      for (std::size_t v = 0; v < kVectors; ++v) sum[v] = hn::LoadU(df, y + at + v * lanes);
       auto marks = rows.NoMarks();
       HWY_UNROLL(16)
       for (std::size_t r = 0; r < R; ++r) {
-        simd::detail::PrefetchIntoL2(row[r] + j, band_bytes);
-        rows.Mark(row[r], j, marks);
-        for (std::size_t v = 0; v < kVectors; v += 2) {
-          VF lower, upper;
-          rows.LoadPairUnchecked(row[r], j + v * lanes, lower, upper);
-          sum[v] = hn::MulAdd(weight[r], lower, sum[v]);
-          sum[v + 1] = hn::MulAdd(weight[r], upper, sum[v + 1]);
+        simd::detail::PrefetchIntoL2(row[r] + at, band_bytes);
+        for (std::size_t v = 0; v < kVectors; v += 4) rows.Mark(row[r], at + v * lanes, marks);
+        if constexpr (Rows::kQuadLoads) {
+          for (std::size_t v = 0; v < kVectors; v += 4) {
+            VF w[4];
+            if (v == 0)
+              rows.template LoadQuadUnchecked<decltype(row_start)::value>(row[r], at, w);
+            else
+              rows.LoadQuadUnchecked(row[r], at + v * lanes, w);
+            for (std::size_t q = 0; q < 4; ++q) sum[v + q] = hn::MulAdd(weight[r], w[q], sum[v + q]);
+          }
+        } else {
+          for (std::size_t v = 0; v < kVectors; v += 2) {
+            VF lower, upper;
+            if (v == 0)
+              rows.template LoadPairUnchecked<decltype(row_start)::value>(row[r], at, lower, upper);
+            else
+              rows.LoadPairUnchecked(row[r], at + v * lanes, lower, upper);
+            sum[v] = hn::MulAdd(weight[r], lower, sum[v]);
+            sum[v + 1] = hn::MulAdd(weight[r], upper, sum[v + 1]);
+          }
         }
       }
       if (HWY_UNLIKELY(!rows.Clean(marks))) {  // the same steps, exceptions taken from the table
-        for (std::size_t v = 0; v < kVectors; ++v) sum[v] = hn::LoadU(df, y + j + v * lanes);
+        for (std::size_t v = 0; v < kVectors; ++v) sum[v] = hn::LoadU(df, y + at + v * lanes);
         for (std::size_t r = 0; r < R; ++r)
           for (std::size_t v = 0; v < kVectors; v += 2) {
             VF lower, upper;
-            rows.LoadPair(row[r], j + v * lanes, lower, upper);
+            rows.LoadPair(row[r], at + v * lanes, lower, upper);
             sum[v] = hn::MulAdd(weight[r], lower, sum[v]);
             sum[v + 1] = hn::MulAdd(weight[r], upper, sum[v + 1]);
           }
       }
-      for (std::size_t v = 0; v < kVectors; ++v) hn::StoreU(sum[v], df, y + j + v * lanes);
+      for (std::size_t v = 0; v < kVectors; ++v) hn::StoreU(sum[v], df, y + at + v * lanes);
+    };
+    if (j == 0 && kVectors * lanes <= vector_end) {
+      step(j, std::true_type());
+      j += kVectors * lanes;
     }
+    for (; j + kVectors * lanes <= vector_end; j += kVectors * lanes) step(j, std::false_type());
   }
   for (; j < vector_end; j += lanes) {
     VF sum = hn::LoadU(df, y + j);
@@ -466,34 +535,36 @@ HWY_INLINE void AccumulateRows(const Rows& rows, const float* HWY_RESTRICT x, st
   }
 }
 
-// Calls f(j) for each block of 2 * Lanes(DF) columns j .. that AccumulateRows'
-// four-vector loop covers (Rows with kFourVectors), in the order it walks them.
-template <class F>
+// Calls f(j) for each block of 2 * Lanes(DF) columns j .. that AccumulateRows' paired
+// steps of kStepVectors vectors cover (Rows with kPairedSteps), in the order it walks them.
+template <std::size_t kStepVectors, class F>
 void ForEachPairedBlock(std::size_t n, F f) {
   if constexpr (HWY_TARGET != HWY_SCALAR) {
     const std::size_t lanes = hn::Lanes(DF());
     for (std::size_t j0 = 0; j0 < n; j0 += kColumnBlock) {
       const std::size_t end = std::min(n, j0 + kColumnBlock), vector_end = j0 + (end - j0) / lanes * lanes;
-      for (std::size_t j = j0; j + kFourVectorStep * lanes <= vector_end; j += kFourVectorStep * lanes)
-        for (std::size_t v = 0; v < kFourVectorStep; v += 2) f(j + v * lanes);
+      for (std::size_t j = j0; j + kStepVectors * lanes <= vector_end; j += kStepVectors * lanes)
+        for (std::size_t v = 0; v < kStepVectors; v += 2) f(j + v * lanes);
     }
   }
 }
 // v (n values, one per column) into the paired layout of HalfByteRows: in each block
 // of ForEachPairedBlock, the even columns' values, then the odd columns'. The columns
 // past the blocks keep their places. UnpairColumns undoes it.
+template <std::size_t kStepVectors>
 HWY_INLINE void PairColumns(float* HWY_RESTRICT v, std::size_t n) {
   const DF df;
-  ForEachPairedBlock(n, [&](std::size_t j) {
+  ForEachPairedBlock<kStepVectors>(n, [&](std::size_t j) {
     VF even, odd;
     hn::LoadInterleaved2(df, v + j, even, odd);
     hn::StoreU(even, df, v + j);
     hn::StoreU(odd, df, v + j + hn::Lanes(df));
   });
 }
+template <std::size_t kStepVectors>
 HWY_INLINE void UnpairColumns(float* HWY_RESTRICT v, std::size_t n) {
   const DF df;
-  ForEachPairedBlock(n, [&](std::size_t j) {
+  ForEachPairedBlock<kStepVectors>(n, [&](std::size_t j) {
     hn::StoreInterleaved2(hn::LoadU(df, v + j), hn::LoadU(df, v + j + hn::Lanes(df)), df, v + j);
   });
 }
@@ -552,15 +623,16 @@ HWY_INLINE bool MatVecHalfBytesOf(const float* x, const std::uint8_t* codes, std
     scaled_x[p] = x[p] * decode.scale;
     if (std::isinf(scaled_x[p]) && !std::isinf(x[p])) return false;
   }
-  PairColumns(y, n);
+  constexpr std::size_t kStep = decltype(rows)::kStepVectors;
+  PairColumns<kStep>(y, n);
   if (column_scale != nullptr) {
     std::vector<float> paired_scale(column_scale, column_scale + n);
-    PairColumns(paired_scale.data(), n);
+    PairColumns<kStep>(paired_scale.data(), n);
     AccumulateRows(ColumnScaledRows<decltype(rows)>{rows, paired_scale.data()}, scaled_x.data(), k, n, short_rows, y);
   } else {
     AccumulateRows(rows, scaled_x.data(), k, n, short_rows, y);
   }
-  UnpairColumns(y, n);
+  UnpairColumns<kStep>(y, n);
   return true;
 }
 // MatVecHalfBytesOf with HalfByteRows' kShift: the rule's shift where a constant serves.
