@@ -200,6 +200,7 @@ HWY_INLINE void AccumulateE2m1RowsOf(const float* HWY_RESTRICT x, const std::uin
         VF o2 = hn::LoadU(df, odd + i + 2 * lanes), o3 = hn::LoadU(df, odd + i + 3 * lanes);
         VF se0 = one, se1 = one, se2 = one, se3 = one, so0 = one, so1 = one, so2 = one, so3 = one;
         if constexpr (kScaled) {
+          PrefetchNextScaleRow(scale_codes, 2 * i, 8 * lanes, 2 * pairs + (lone_low ? 1 : 0));
           LoadScales<kKind>(scale_codes, i, se0, so0);
           LoadScales<kKind>(scale_codes, i + lanes, se1, so1);
           LoadScales<kKind>(scale_codes, i + 2 * lanes, se2, so2);

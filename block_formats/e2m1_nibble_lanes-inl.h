@@ -149,6 +149,7 @@ HWY_INLINE void AccumulateE2m1NibbleLanes(const float* HWY_RESTRICT x, const std
         bool in_window = false;
         if constexpr (kScaled) {
           const std::size_t first = c * kNibbleChunkColumns;
+          PrefetchNextScaleRow(scale_codes, first, kNibbleChunkColumns, n);
           in_window = NibbleLaneScales<kKind>(scale_codes + first, HWY_MIN(kNibbleChunkColumns, n - first), window, s);
         }
         const auto steps = [&](auto unscaled) {
