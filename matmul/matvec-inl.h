@@ -162,8 +162,8 @@ struct HalfByteRows {
   // shift, where the two extractions of upper halves cost less than two more loads and
   // four more operations on 8 words each (E5M2's one operation a half does not gain).
   static constexpr bool kQuadLoads = HWY_TARGET == HWY_AVX2 && kShift == 7;
-  // Vectors of sums per step of AccumulateRowGroup (see kStepVectorsDefault); 8 with
-  // quad loads: a step of 4 chains of 8 fused multiply-adds is bound by their latency.
+  // Vectors of sums per step of AccumulateRowGroup's paired loop, a multiple of 4; 8
+  // with quad loads: a step of 4 chains of 8 fused multiply-adds is bound by their latency.
   static constexpr std::size_t kStepVectors = kQuadLoads ? 8 : 4;
   using DWords = std::conditional_t<HWY_TARGET == HWY_SCALAR, D16, hn::Repartition<std::int16_t, DF>>;
   hn::Vec<DMarks> byte_magnitude_mask, byte_exception_from;
@@ -262,9 +262,9 @@ struct HalfByteRows {
 #endif
   }
   // The codes at row + j .. row + j + 4 * Lanes(DF) in the paired layout, as two
-  // LoadPairUnchecked would give them (out[0], out[1] and out[2], out[3]), from one
-  // load of 16-bit words and one of the words a byte earlier (kQuadLoads only): the
-  // even and odd fields of all the words shifted at once, then each half converted.
+  // LoadPairUnchecked give them (out[0], out[1] and out[2], out[3]); with kQuadLoads from
+  // one load of 16-bit words and one of the words a byte earlier: the even and odd
+  // fields of all the words shifted at once, then each half converted.
   template <bool kRowStart = false>
   HWY_INLINE void LoadQuadUnchecked(const std::uint8_t* HWY_RESTRICT row, std::size_t j, VF (&out)[4]) const {
 #if HWY_TARGET == HWY_AVX2
@@ -331,12 +331,6 @@ struct ColumnScaledRows {
     return hn::Mul(inner.LoadUnchecked(row, j), hn::LoadU(DF(), scale + j));
   }
   // scale in the paired layout too (PairColumns), so that these loads match the lanes.
-  template <bool kRowStart = false>
-  void LoadPairUnchecked(const std::uint8_t* HWY_RESTRICT row, std::size_t j, VF& lower, VF& upper) const {
-    inner.template LoadPairUnchecked<kRowStart>(row, j, lower, upper);
-    ScalePair(j, lower, upper);
-  }
-  static constexpr bool kQuadLoads = Inner::kQuadLoads;
   template <bool kRowStart = false>
   HWY_INLINE void LoadQuadUnchecked(const std::uint8_t* HWY_RESTRICT row, std::size_t j, VF (&out)[4]) const {
     inner.template LoadQuadUnchecked<kRowStart>(row, j, out);
@@ -451,26 +445,14 @@ HWY_INLINE void AccumulateRowGroup(const Rows& rows, const float* HWY_RESTRICT x
       HWY_UNROLL(16)
       for (std::size_t r = 0; r < R; ++r) {
         simd::detail::PrefetchIntoL2(row[r] + at, band_bytes);
-        for (std::size_t v = 0; v < kVectors; v += 4) rows.Mark(row[r], at + v * lanes, marks);
-        if constexpr (Rows::kQuadLoads) {
-          for (std::size_t v = 0; v < kVectors; v += 4) {
-            VF w[4];
-            if (v == 0)
-              rows.template LoadQuadUnchecked<decltype(row_start)::value>(row[r], at, w);
-            else
-              rows.LoadQuadUnchecked(row[r], at + v * lanes, w);
-            for (std::size_t q = 0; q < 4; ++q) sum[v + q] = hn::MulAdd(weight[r], w[q], sum[v + q]);
-          }
-        } else {
-          for (std::size_t v = 0; v < kVectors; v += 2) {
-            VF lower, upper;
-            if (v == 0)
-              rows.template LoadPairUnchecked<decltype(row_start)::value>(row[r], at, lower, upper);
-            else
-              rows.LoadPairUnchecked(row[r], at + v * lanes, lower, upper);
-            sum[v] = hn::MulAdd(weight[r], lower, sum[v]);
-            sum[v + 1] = hn::MulAdd(weight[r], upper, sum[v + 1]);
-          }
+        for (std::size_t v = 0; v < kVectors; v += 4) {
+          rows.Mark(row[r], at + v * lanes, marks);
+          VF w[4];
+          if (v == 0)
+            rows.template LoadQuadUnchecked<decltype(row_start)::value>(row[r], at, w);
+          else
+            rows.LoadQuadUnchecked(row[r], at + v * lanes, w);
+          for (std::size_t q = 0; q < 4; ++q) sum[v + q] = hn::MulAdd(weight[r], w[q], sum[v + q]);
         }
       }
       if (HWY_UNLIKELY(!rows.Clean(marks))) {  // the same steps, exceptions taken from the table
