@@ -227,11 +227,23 @@ struct HalfByteRows {
   VF LoadUnchecked(const std::uint8_t* HWY_RESTRICT row, std::size_t j) const {
     return hn::PromoteTo(DF(), hn::BitCast(hn::Rebind<hwy::float16_t, DF>(), HalfCodes(row, j)));
   }
+  // kShift 7 (signed, three mantissa bits): the fp16 fields of the words w at row + j, in
+  // 16-bit lanes of d. An arithmetic shift extends the sign. The even columns are the
+  // high bytes of the words one byte earlier: a load instead of a shift, except at a
+  // row's first byte (kRowStart and j == 0), before which nothing may be read.
+  template <bool kRowStart, class D>
+  HWY_INLINE static void SignedFields(D d, const std::uint8_t* HWY_RESTRICT row, std::size_t j, hn::Vec<D> w,
+                                      hn::Vec<D> mask, hn::Vec<D>& even, hn::Vec<D>& odd) {
+    const hn::Repartition<std::uint8_t, D> d8;
+    const auto earlier = kRowStart && j == 0 ? hn::ShiftLeft<8>(w) : hn::BitCast(d, hn::LoadU(d8, row + j - 1));
+    even = hn::And(hn::ShiftRight<1>(earlier), mask);
+    odd = hn::And(hn::ShiftRight<1>(w), mask);
+  }
   // The codes at row + j .. row + j + 2 * Lanes(DF) in the paired layout (see above):
   // lower = the even columns' values, upper = the odd columns'. kRowStart: j may be 0
   // (the caller knows, so that the loop past a row's start tests nothing).
   template <bool kRowStart = false>
-  void LoadPairUnchecked(const std::uint8_t* HWY_RESTRICT row, std::size_t j, VF& lower, VF& upper) const {
+  HWY_INLINE void LoadPairUnchecked(const std::uint8_t* HWY_RESTRICT row, std::size_t j, VF& lower, VF& upper) const {
 #if HWY_TARGET == HWY_SCALAR  // not called: no pairs in one lane
     lower = LoadUnchecked(row, j);
     upper = LoadUnchecked(row, j + 1);
@@ -244,12 +256,8 @@ struct HalfByteRows {
     if constexpr (kShift == 8) {
       even = hn::ShiftLeft<8>(w);
       odd = hn::And(w, half_mask);
-    } else if constexpr (kShift == 7) {  // signed: an arithmetic shift extends the sign
-      // The even columns are the high bytes of the words one byte earlier: a load
-      // instead of a shift, except at a row's first byte, before which nothing may be read.
-      const V16 earlier = kRowStart && j == 0 ? hn::ShiftLeft<8>(w) : hn::BitCast(d16, hn::LoadU(d8, row + j - 1));
-      even = hn::And(hn::ShiftRight<1>(earlier), half_mask);
-      odd = hn::And(hn::ShiftRight<1>(w), half_mask);
+    } else if constexpr (kShift == 7) {
+      SignedFields<kRowStart>(d16, row, j, w, half_mask, even, odd);
     } else {
       const V16 low = sign_extend ? hn::ShiftRight<8>(hn::ShiftLeft<8>(w)) : hn::And(w, hn::Set(d16, 0xFF));
       const V16 high = sign_extend ? hn::ShiftRight<8>(w) : hn::BitCast(d16, hn::ShiftRight<8>(hn::BitCast(du16, w)));
@@ -273,10 +281,8 @@ struct HalfByteRows {
       const hn::Half<DWords> dh;
       const hn::Rebind<hwy::float16_t, DF> df16;
       const hn::Repartition<std::uint8_t, DWords> d8;
-      const auto w = hn::BitCast(dw, hn::LoadU(d8, row + j));
-      const auto earlier = kRowStart && j == 0 ? hn::ShiftLeft<8>(w) : hn::BitCast(dw, hn::LoadU(d8, row + j - 1));
-      const auto even = hn::And(hn::ShiftRight<1>(earlier), half_mask_words);
-      const auto odd = hn::And(hn::ShiftRight<1>(w), half_mask_words);
+      hn::Vec<DWords> even, odd;
+      SignedFields<kRowStart>(dw, row, j, hn::BitCast(dw, hn::LoadU(d8, row + j)), half_mask_words, even, odd);
       out[0] = hn::PromoteTo(DF(), hn::BitCast(df16, hn::LowerHalf(dh, even)));
       out[1] = hn::PromoteTo(DF(), hn::BitCast(df16, hn::LowerHalf(dh, odd)));
       out[2] = hn::PromoteTo(DF(), hn::BitCast(df16, hn::UpperHalf(dh, even)));
