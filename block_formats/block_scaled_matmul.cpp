@@ -116,10 +116,10 @@ void matvec_e2m1(const float* x, const BlockScaledWeights& w, float* y) {
 // infinities, which the decoded path below gives).
 bool matvec_bytes_in_registers(const float* x, const BlockScaledWeights& w, float* y) {
   const Format format = mx::element_format(w.element);
-  HWY_ALIGN float table[256];
-  code_values(format, 256, table);
-  matmul_detail::HalfByteDecode half;
-  if (!matmul_detail::half_byte_decode_for(format, table, half)) return false;
+  const matmul_detail::ByteCodeRules& rules = matmul_detail::byte_code_rules(format);
+  if (!rules.half_applies) return false;
+  const float* table = rules.table;
+  const matmul_detail::HalfByteDecode& half = rules.half;
   const std::size_t n = w.n, block = w.block_rows();
   if (w.scaling == WeightScaling::none) {
     std::fill(y, y + n, 0.0f);
@@ -127,7 +127,7 @@ bool matvec_bytes_in_registers(const float* x, const BlockScaledWeights& w, floa
   }
   // The largest finite weight times each block's largest scale must stay finite.
   float largest = 0.0f;
-  for (float v : table)
+  for (float v : rules.table)
     if (std::isfinite(v)) largest = std::max(largest, std::fabs(v));
   std::fill(y, y + n, 0.0f);
   std::vector<float> scale_row(n);

@@ -69,11 +69,11 @@ void gemm_bf16_dot(const CodeMatrix& a, const CodeMatrix& b, float* s, std::size
                    std::size_t n, std::size_t k);
 
 // y[j] (j < n, starting from +0) = the sum over p < k of x[p] * B[p][j] by pairs of
-// products, B of one-byte codes whose 256 values are `table`. False (and y untouched)
-// when the path does not apply: a code with bit 7 set whose value is not the negation
-// of the code without it (the fnuz and P3109 formats, whose 0x80 is NaN).
-bool matvec_bf16_dot_applies(const float table[256]);  // the condition of matvec_bf16_dot below
-bool matvec_bf16_dot(const float* x, const CodeMatrix& b, const float table[256], float* y, std::size_t n,
-                     std::size_t k);
+// products, B of one-byte codes. False (and y untouched) when the path does not apply
+// to B's format: a code with bit 7 set whose value is not the negation of the code
+// without it (the fnuz and P3109 formats, whose 0x80 is NaN). The byte tables of a
+// format are made once per thread (runtime/remembered.hpp), not per call.
+bool matvec_bf16_dot_applies(const Format& format);  // the condition of matvec_bf16_dot below
+bool matvec_bf16_dot(const float* x, const CodeMatrix& b, float* y, std::size_t n, std::size_t k);
 
 }  // namespace softfloat::matmul_detail

@@ -16,6 +16,8 @@
 
 #include "matmul/amx_gemm.hpp"
 #include "matmul/bf16_dot.hpp"
+#include "matmul/byte_decode.hpp"
+#include "runtime/remembered.hpp"
 
 namespace softfloat::matmul_detail {
 
@@ -33,11 +35,12 @@ void Bf16Fit::add(const float* values, std::size_t count) {
 
 Bf16Fit operand_fit(const CodeMatrix& x, std::size_t rows, std::size_t columns, int most_pieces) {
   Bf16Fit fit;
-  if (x.code_bytes() == 1) {
-    float table[256];
-    x.decode_table(table);
-    fit.add(table, 256);
-    return fit;
+  if (x.code_bytes() == 1) {  // judged by the format's 256 values, once per thread and format
+    thread_local detail::Remembered<Format, Bf16Fit, 4> remembered;
+    return remembered.get(x.format(), [&] {
+      fit.add(byte_code_rules(x.format()).table, 256);
+      return fit;
+    });
   }
   std::vector<float> row(columns);
   for (std::size_t i = 0; i < rows && !fit.subnormal && fit.pieces() <= most_pieces; ++i) {

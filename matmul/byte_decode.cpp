@@ -7,6 +7,9 @@
 #include <bit>
 #include <cmath>
 
+#include "runtime/remembered.hpp"
+#include "softfloat/simd.hpp"
+
 namespace softfloat::matmul_detail {
 
 namespace {
@@ -34,10 +37,13 @@ float half_to_float(std::uint16_t h) {
   const std::uint32_t sign = std::uint32_t(h & 0x8000) << 16, field = (h >> 10) & 0x1F, mantissa = h & 0x3FF;
   if (field == 0x1F)  // infinity, or NaN made quiet with its payload
     return std::bit_cast<float>(sign | 0x7F800000 | (mantissa << 13) | (mantissa != 0 ? 0x400000 : 0));
-  // 2^(field - 15) * 1.mantissa, or mantissa * 2^-24 for field 0: exact in fp32.
-  const float magnitude = field == 0 ? std::ldexp(float(mantissa), -24)
-                                     : std::ldexp(float(mantissa + 0x400), int(field) - 25);
-  return std::bit_cast<float>(std::bit_cast<std::uint32_t>(magnitude) | sign);
+  // Field 0: mantissa * 2^-24, exact (a normal power of two times a small integer).
+  // Otherwise 2^(field - 15) * 1.mantissa: the exponent field rebiased by 127 - 15 and
+  // the mantissa on top of fp32's. Worked value: 0x3C01 -> (15 + 112) << 23 | 1 << 13 =
+  // 0x3F802000 = 1 + 2^-10.
+  const std::uint32_t magnitude = field == 0 ? std::bit_cast<std::uint32_t>(float(mantissa) * 0x1p-24f)
+                                             : (field + 112) << 23 | mantissa << 13;
+  return std::bit_cast<float>(magnitude | sign);
 }
 
 bool byte_decode_for(const Format& format, const float table[256], ByteDecode& decode) {
@@ -89,6 +95,19 @@ bool half_byte_decode_for(const Format& format, const float table[256], HalfByte
       decode.exception_from = std::min(decode.exception_from, code & magnitude_mask);
   // Exceptions among the small magnitudes would send most lanes to the table.
   return decode.exception_from > magnitude_mask / 2;
+}
+
+const ByteCodeRules& byte_code_rules(const Format& format) {
+  thread_local detail::Remembered<Format, ByteCodeRules, 4> remembered;
+  return remembered.get(format, [&] {
+    ByteCodeRules rules;
+    std::uint8_t codes[256];
+    for (int c = 0; c < 256; ++c) codes[c] = std::uint8_t(c);
+    simd::dequantize(codes, 256, rules.table, format);
+    rules.half_applies = half_byte_decode_for(format, rules.table, rules.half);
+    rules.fp32_applies = byte_decode_for(format, rules.table, rules.fp32);
+    return rules;
+  });
 }
 
 }  // namespace softfloat::matmul_detail

@@ -66,9 +66,7 @@ KernelChoice choose_kernel(const CodeMatrix& a, const CodeMatrix& b, std::size_t
   }
   if (!pairs_are_exact(a_fit, b_fit, k)) return fma;
   if (!matvec) return {MatmulKernel::pairs_gemm};
-  float table[256];
-  b.decode_table(table);
-  return {matvec_bf16_dot_applies(table) ? MatmulKernel::pairs_matvec : MatmulKernel::fma_matvec};
+  return {matvec_bf16_dot_applies(b.format()) ? MatmulKernel::pairs_matvec : MatmulKernel::fma_matvec};
 }
 
 }  // namespace softfloat::matmul_detail

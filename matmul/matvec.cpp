@@ -51,21 +51,18 @@ constexpr std::size_t kBufferFloats = std::size_t{1} << 14;
 namespace {
 // y continued over B's one-byte codes by `rule` alone; false (y untouched) when the rule
 // does not apply to the format or, checked on this target, differs from the table.
-bool matvec_bytes(const float* x, const CodeMatrix& b, const float table[256], float* y, std::size_t n, std::size_t k,
-                  ByteRule rule, std::size_t short_rows) {
+bool matvec_bytes(const float* x, const CodeMatrix& b, const ByteCodeRules& rules, float* y, std::size_t n,
+                  std::size_t k, ByteRule rule, std::size_t short_rows) {
   switch (rule) {
-    case ByteRule::half: {
-      HalfByteDecode half;
-      return half_byte_decode_for(b.format(), table, half) &&
-             HWY_DYNAMIC_DISPATCH(MatVecHalfBytes)(x, b.row_codes(0), b.ld(), k, n, table, half, short_rows, nullptr,
-                                                   y);
-    }
-    case ByteRule::fp32: {
-      ByteDecode decode;
-      return byte_decode_for(b.format(), table, decode) &&
-             HWY_DYNAMIC_DISPATCH(MatVecScaledBytes)(x, b.row_codes(0), b.ld(), k, n, table, decode, y);
-    }
-    case ByteRule::table: HWY_DYNAMIC_DISPATCH(MatVecTable8)(x, b.row_codes(0), b.ld(), k, n, table, y); return true;
+    case ByteRule::half:
+      return rules.half_applies && HWY_DYNAMIC_DISPATCH(MatVecHalfBytes)(x, b.row_codes(0), b.ld(), k, n, rules.table,
+                                                                         rules.half, short_rows, nullptr, y);
+    case ByteRule::fp32:
+      return rules.fp32_applies &&
+             HWY_DYNAMIC_DISPATCH(MatVecScaledBytes)(x, b.row_codes(0), b.ld(), k, n, rules.table, rules.fp32, y);
+    case ByteRule::table:
+      HWY_DYNAMIC_DISPATCH(MatVecTable8)(x, b.row_codes(0), b.ld(), k, n, rules.table, y);
+      return true;
   }
   return false;
 }
@@ -83,11 +80,10 @@ void matvec_fp32(const CodeMatrix& a, const CodeMatrix& b, float* s, std::size_t
   std::vector<float> x(k);
   a.decode_row(0, 0, k, x.data());
   if (b.code_bytes() == 1) {
-    HWY_ALIGN float table[256];
-    b.decode_table(table);
-    if (pairs && matvec_bf16_dot(x.data(), b, table, s, n, k)) return;
+    const ByteCodeRules& rules = byte_code_rules(b.format());
+    if (pairs && matvec_bf16_dot(x.data(), b, s, n, k)) return;
     for (ByteRule rule : {ByteRule::half, ByteRule::fp32, ByteRule::table})
-      if (matvec_bytes(x.data(), b, table, s, n, k, rule, short_rows)) return;
+      if (matvec_bytes(x.data(), b, rules, s, n, k, rule, short_rows)) return;
     return;
   }
   if (b.code_bytes() == 4 && b.format() == binary32_format) {  // fp32 codes are their own values
@@ -133,9 +129,7 @@ bool matvec_fp32_by_rule(const CodeMatrix& a, const CodeMatrix& b, float* s, std
   if (k == 0) return true;
   std::vector<float> x(k);
   a.decode_row(0, 0, k, x.data());
-  HWY_ALIGN float table[256];
-  b.decode_table(table);
-  return matvec_bytes(x.data(), b, table, s, n, k, rule, short_rows_or_rule(0));
+  return matvec_bytes(x.data(), b, byte_code_rules(b.format()), s, n, k, rule, short_rows_or_rule(0));
 }
 
 }  // namespace softfloat::matmul_detail

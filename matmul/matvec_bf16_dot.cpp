@@ -19,7 +19,9 @@
 
 #include "matmul/bf16_dot.hpp"
 #include "matmul/bf16_dot_target.hpp"
+#include "matmul/byte_decode.hpp"
 #include "matmul/kernel_rule.hpp"
+#include "runtime/remembered.hpp"
 
 
 namespace softfloat::matmul_detail {
@@ -132,17 +134,28 @@ SOFTFLOAT_BF16_DOT_TARGET void matvec_kernel(const std::uint8_t* b, std::size_t 
   }
 }
 
-}  // namespace
-
-bool matvec_bf16_dot_applies(const float table[256]) {
-  ByteTables tables;
-  return make_tables(table, tables);
+// A format's byte tables, and whether the pairs loop applies to it.
+struct FormatTables {
+  bool applies = false;
+  ByteTables tables{};
+};
+const FormatTables& tables_for(const Format& format) {
+  thread_local detail::Remembered<Format, FormatTables, 4> remembered;
+  return remembered.get(format, [&] {
+    FormatTables made;
+    made.applies = make_tables(byte_code_rules(format).table, made.tables);
+    return made;
+  });
 }
 
-bool matvec_bf16_dot(const float* x, const CodeMatrix& b, const float table[256], float* y, std::size_t n,
-                     std::size_t k) {
-  ByteTables tables;
-  if (!make_tables(table, tables)) return false;
+}  // namespace
+
+bool matvec_bf16_dot_applies(const Format& format) { return tables_for(format).applies; }
+
+bool matvec_bf16_dot(const float* x, const CodeMatrix& b, float* y, std::size_t n, std::size_t k) {
+  const FormatTables& made = tables_for(b.format());
+  if (!made.applies) return false;
+  const ByteTables& tables = made.tables;
   const std::size_t pairs = (k + 1) / 2;
   std::vector<std::uint32_t> x_pairs(pairs);
   for (std::size_t t = 0; t < pairs; ++t) {
@@ -160,11 +173,9 @@ bool matvec_bf16_dot(const float* x, const CodeMatrix& b, const float table[256]
 
 #else
 
-bool matvec_bf16_dot_applies(const float*) { return false; }
+bool matvec_bf16_dot_applies(const Format&) { return false; }
 
-bool matvec_bf16_dot(const float*, const CodeMatrix&, const float*, float*, std::size_t, std::size_t) {
-  return false;
-}
+bool matvec_bf16_dot(const float*, const CodeMatrix&, float*, std::size_t, std::size_t) { return false; }
 
 #endif
 

@@ -11,6 +11,7 @@
 #include "softfloat/exact_value.hpp"
 #include "softfloat/fast_conversion.hpp"
 #include "softfloat/round_to_format.hpp"
+#include "runtime/remembered.hpp"
 
 namespace softfloat::simd::detail {
 
@@ -293,39 +294,17 @@ struct QuantizeKey {
   friend bool operator==(const QuantizeKey&, const QuantizeKey&) = default;
 };
 
-// The last kRememberedSets values of derive(key), the oldest replaced first.
-template <class Key, class Constants>
-class RememberedConstants {
- public:
-  template <class Derive>
-  const Constants& get(const Key& key, Derive derive) {
-    for (std::size_t i = 0; i < used_; ++i)
-      if (keys_[i] == key) return constants_[i];
-    const std::size_t slot = next_;
-    next_ = (next_ + 1) % kRememberedSets;
-    used_ = std::max(used_, slot + 1);
-    keys_[slot] = key;
-    constants_[slot] = derive();
-    return constants_[slot];
-  }
-
- private:
-  Key keys_[kRememberedSets]{};
-  Constants constants_[kRememberedSets]{};
-  std::size_t used_ = 0, next_ = 0;
-};
-
 }  // namespace
 
 QuantizeConstants quantize_constants(const Format& f, Rounding mode, Overflow policy, RandomStream random) {
-  thread_local RememberedConstants<QuantizeKey, QuantizeConstants> remembered;
+  thread_local softfloat::detail::Remembered<QuantizeKey, QuantizeConstants, kRememberedSets> remembered;
   const QuantizeConstants& constants =
       remembered.get(QuantizeKey{f, mode, policy}, [&] { return derive_quantize_constants(f, mode, policy); });
   return at_stream(constants, random);
 }
 
 DequantizeConstants dequantize_constants(const Format& f) {
-  thread_local RememberedConstants<Format, DequantizeConstants> remembered;
+  thread_local softfloat::detail::Remembered<Format, DequantizeConstants, kRememberedSets> remembered;
   return remembered.get(f, [&] { return derive_dequantize_constants(f); });
 }
 

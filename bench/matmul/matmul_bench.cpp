@@ -13,6 +13,8 @@
 //   activations in the weights' format or in FP32; weights from N(0, 1) and from
 //   N(0, 0.05)) beside cblas_sgemv (GFLOP/s and the bytes of the weight matrix read
 //   per second);
+//   1 x n x n matrix-vector products at n = 16 .. 4096 beside cblas_sgemv on the same
+//   shapes ("matvec_small_*", "openblas_sgemv_small"): the cost of a call;
 //   the same with block-scaled weights and fp32 activations (E2M1 plain, MXFP4, NVFP4,
 //   MXFP6 E2M3, MXFP8 E4M3; softfloat/block_scaled_matmul.hpp);
 //   BF16 x BF16 at 512^3 with BF16, FP16 and E5M2 accumulators ("matmul_acc").
@@ -191,6 +193,35 @@ BENCHMARK(matrix_vector<FP32, E5M2>)->Name("matvec_fp32_x_e5m2_1x8192x8192")->Ap
 BENCHMARK(matrix_vector<FP32, BF16>)->Name("matvec_fp32_x_bf16_1x8192x8192")->Apply(vector_settings);
 BENCHMARK(matrix_vector<FP32, FP16>)->Name("matvec_fp32_x_fp16_1x8192x8192")->Apply(vector_settings);
 
+// The matrix-vector product at small sizes, 1 x n x n for n = 16 .. 4096 (N(0, 0.05)
+// weights), one thread: what a call costs beside its arithmetic (the checks, the
+// kernel's choice and set-up), next to cblas_sgemv on the same shape
+// ("openblas_sgemv_small"). Arguments: n, threads (1), summation.
+template <class FA, class FB>
+void small_matrix_vector(benchmark::State& state) {
+  const std::size_t n = std::size_t(state.range(0));
+  const Setting setting(state, 1, 1, n, n, FA::format, FB::format);
+  const Matrix<FA> x = random_matrix<FA>(n, 3);
+  const Matrix<FB> w = random_matrix<FB>(n * n, 4, 0.05f);
+  std::vector<float> y(n);
+  for (auto _ : state) {
+    matmul<FA, FB>(x.codes.data(), w.codes.data(), y.data(), 1, n, n, setting.summation);
+    benchmark::DoNotOptimize(y.data());
+    benchmark::ClobberMemory();
+  }
+  set_gflops(state, 1, double(n), double(n));
+}
+void small_vector_settings(benchmark::internal::Benchmark* b) {
+  b->ArgNames({"n", "threads", "summation"});
+  for (int n : {16, 64, 256, 1024, 4096})
+    for (int summation : {0, 1}) b->Args({n, 1, summation});
+  b->UseRealTime();
+}
+BENCHMARK(small_matrix_vector<E4M3, E4M3>)->Name("matvec_small_e4m3")->Apply(small_vector_settings);
+BENCHMARK(small_matrix_vector<E5M2, E5M2>)->Name("matvec_small_e5m2")->Apply(small_vector_settings);
+BENCHMARK(small_matrix_vector<FP32, E4M3>)->Name("matvec_small_fp32_x_e4m3")->Apply(small_vector_settings);
+BENCHMARK(small_matrix_vector<BF16, BF16>)->Name("matvec_small_bf16")->Apply(small_vector_settings);
+
 // y = x * W with fp32 activations and block-scaled weights (softfloat/block_scaled_matmul.hpp):
 // W from N(0, 0.05) quantized once along k, then one matrix-vector product per
 // iteration, in the in-order chain (the only order of that entry point). The bytes
@@ -270,6 +301,20 @@ void sgemv(benchmark::State& state) {
   state.SetBytesProcessed(std::int64_t(state.iterations()) * std::int64_t(w.values.size() * sizeof(float)));
   openblas_set_num_threads(1);
 }
+// The same at the small sizes of small_matrix_vector, one thread.
+void small_sgemv(benchmark::State& state) {
+  const int n = int(state.range(0));
+  const Matrix<E4M3> x = random_matrix<E4M3>(std::size_t(n), 3), w = random_matrix<E4M3>(std::size_t(n) * n, 4);
+  std::vector<float> y(static_cast<std::size_t>(n));
+  for (auto _ : state) {
+    cblas_sgemv(CblasRowMajor, CblasTrans, n, n, 1.0f, w.values.data(), n, x.values.data(), 1, 0.0f, y.data(), 1);
+    benchmark::DoNotOptimize(y.data());
+    benchmark::ClobberMemory();
+  }
+  set_gflops(state, 1, double(n), double(n));
+}
+BENCHMARK(small_sgemv)->Name("openblas_sgemv_small")->ArgName("n")->Arg(16)->Arg(64)->Arg(256)->Arg(1024)->Arg(4096)
+    ->UseRealTime();
 BENCHMARK(sgemv)
     ->Name("openblas_sgemv_1x8192x8192")
     ->ArgName("threads")

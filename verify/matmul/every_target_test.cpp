@@ -314,6 +314,47 @@ TEST(MatrixVectorByteDecode, HalfRuleConstantsByHand) {
   }
 }
 
+// byte_code_rules: the table and both rules as derived directly, for more formats than a
+// thread remembers (four), asked for twice in turn, so that each is derived again after
+// it gave way and never confused with another.
+TEST(MatrixVectorByteDecode, RulesRememberedPerFormatAreTheDerivedOnes) {
+  const Format formats[] = {E4M3::format, E5M2::format, E8M0::format, E2M1::format,
+                            E3M2::format, E2M3::format, E4M3FNUZ::format, E5M2FNUZ::format};
+  for (int round = 0; round < 2; ++round) {
+    for (const Format& format : formats) {
+      SCOPED_TRACE(format_name(format));
+      const matmul_detail::ByteCodeRules& rules = matmul_detail::byte_code_rules(format);
+      const auto table = decode_table_of(format);
+      for (int c = 0; c < 256; ++c)
+        ASSERT_EQ(std::bit_cast<std::uint32_t>(rules.table[c]), std::bit_cast<std::uint32_t>(table[std::size_t(c)]))
+            << c;
+      matmul_detail::HalfByteDecode half{};
+      ASSERT_EQ(rules.half_applies, matmul_detail::half_byte_decode_for(format, table.data(), half));
+      if (rules.half_applies) {
+        EXPECT_EQ(rules.half.sign_extend, half.sign_extend);
+        EXPECT_EQ(rules.half.half_shift, half.half_shift);
+        EXPECT_EQ(rules.half.half_mask, half.half_mask);
+        EXPECT_EQ(rules.half.scale, half.scale);
+        EXPECT_EQ(rules.half.exception_from, half.exception_from);
+      }
+      matmul_detail::ByteDecode fp32{};
+      ASSERT_EQ(rules.fp32_applies, matmul_detail::byte_decode_for(format, table.data(), fp32));
+      if (rules.fp32_applies) {
+        EXPECT_EQ(rules.fp32.magnitude_mask, fp32.magnitude_mask);
+        EXPECT_EQ(rules.fp32.exponent_offset, fp32.exponent_offset);
+        EXPECT_EQ(rules.fp32.subnormal_scale, fp32.subnormal_scale);
+        EXPECT_EQ(rules.fp32.exception_code, fp32.exception_code);
+        EXPECT_EQ(rules.fp32.exception_from, fp32.exception_from);
+      }
+    }
+  }
+  // The two named formats the matrix-vector path is built around, by hand (as above).
+  EXPECT_TRUE(matmul_detail::byte_code_rules(E4M3::format).half_applies);
+  EXPECT_EQ(matmul_detail::byte_code_rules(E4M3::format).half.exception_from, 0x7Fu);
+  EXPECT_EQ(matmul_detail::byte_code_rules(E5M2::format).half.exception_from, 256u);
+  EXPECT_FALSE(matmul_detail::byte_code_rules(E8M0::format).half_applies);
+}
+
 // The scalar fp16 conversion the half rule's exceptions are found with, against FP16's
 // decoding (simd::dequantize) on all 65536 codes, NaN payloads included.
 TEST(MatrixVectorByteDecode, HalfToFloatEveryCode) {
