@@ -126,9 +126,7 @@ bool matvec_bytes_in_registers(const float* x, const BlockScaledWeights& w, floa
     return matmul_detail::matvec_column_scaled_bytes(x, w.elements.data(), n, w.k, n, table, half, nullptr, y);
   }
   // The largest finite weight times each block's largest scale must stay finite.
-  float largest = 0.0f;
-  for (float v : rules.table)
-    if (std::isfinite(v)) largest = std::max(largest, std::fabs(v));
+  const float largest = rules.largest_finite;
   std::fill(y, y + n, 0.0f);
   std::vector<float> scale_row(n);
   for (std::size_t p0 = 0; p0 < w.k; p0 += block) {

@@ -106,6 +106,8 @@ const ByteCodeRules& byte_code_rules(const Format& format) {
     simd::dequantize(codes, 256, rules.table, format);
     rules.half_applies = half_byte_decode_for(format, rules.table, rules.half);
     rules.fp32_applies = byte_decode_for(format, rules.table, rules.fp32);
+    for (const float v : rules.table)
+      if (std::isfinite(v)) rules.largest_finite = std::max(rules.largest_finite, std::fabs(v));
     return rules;
   });
 }

@@ -75,6 +75,7 @@ struct ByteCodeRules {
   HalfByteDecode half{};
   bool fp32_applies = false;
   ByteDecode fp32{};
+  float largest_finite = 0.0f;  // the largest finite magnitude among the values
 };
 // byte_code_rules(format), derived once per thread and format (runtime/remembered.hpp):
 // the reference stays valid until this thread's next call.

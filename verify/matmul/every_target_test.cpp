@@ -353,6 +353,14 @@ TEST(MatrixVectorByteDecode, RulesRememberedPerFormatAreTheDerivedOnes) {
   EXPECT_EQ(matmul_detail::byte_code_rules(E4M3::format).half.exception_from, 0x7Fu);
   EXPECT_EQ(matmul_detail::byte_code_rules(E5M2::format).half.exception_from, 256u);
   EXPECT_FALSE(matmul_detail::byte_code_rules(E8M0::format).half_applies);
+  // The largest finite magnitudes, as the formats define them: E4M3 1.75 * 2^8, E5M2
+  // 1.75 * 2^15, E8M0 2^127, E3M2 1.75 * 2^4, E2M3 1.875 * 2^2, E2M1 1.5 * 2^2.
+  EXPECT_EQ(matmul_detail::byte_code_rules(E4M3::format).largest_finite, 448.0f);
+  EXPECT_EQ(matmul_detail::byte_code_rules(E5M2::format).largest_finite, 57344.0f);
+  EXPECT_EQ(matmul_detail::byte_code_rules(E8M0::format).largest_finite, 0x1p127f);
+  EXPECT_EQ(matmul_detail::byte_code_rules(E3M2::format).largest_finite, 28.0f);
+  EXPECT_EQ(matmul_detail::byte_code_rules(E2M3::format).largest_finite, 7.5f);
+  EXPECT_EQ(matmul_detail::byte_code_rules(E2M1::format).largest_finite, 6.0f);
 }
 
 // The scalar fp16 conversion the half rule's exceptions are found with, against FP16's
