@@ -38,8 +38,10 @@ fi
 # Each benchmark: its JSON file, the command (run from the repository root), the
 # baseline row and whether the ratio is a speed-up over it.
 small_calls="${BUILD:-build}/bench/simd/bench_small_calls --benchmark_min_time=0.05 --benchmark_repetitions=3 --benchmark_enable_random_interleaving=true --benchmark_report_aggregates_only=true"
-matvec="${BUILD:-build}/bench/matmul/bench_matmul --benchmark_filter='matvec.*threads:1/|sgemv.*threads:1' --benchmark_min_time=0.3 --benchmark_repetitions=3 --benchmark_enable_random_interleaving=true --benchmark_report_aggregates_only=true"
+matvec="${BUILD:-build}/bench/matmul/bench_matmul --benchmark_filter='matvec_.*1x8192x8192/threads:1/|sgemv_1x8192x8192/threads:1' --benchmark_min_time=0.3 --benchmark_repetitions=3 --benchmark_enable_random_interleaving=true --benchmark_report_aggregates_only=true"
 matvec_avx2="SOFTFLOAT_MAX_ISA=avx2 OPENBLAS_CORETYPE=Haswell $matvec"
+# The matrix-vector product at 1 x n x n, n = 16 .. 4096: what a call costs beside sgemv.
+matvec_small="${BUILD:-build}/bench/matmul/bench_matmul --benchmark_filter='^(matvec_small_|openblas_sgemv_small)' --benchmark_min_time=0.1 --benchmark_repetitions=3 --benchmark_enable_random_interleaving=true --benchmark_report_aggregates_only=true"
 # Out of cache (2^26 values): the 8- and 16-bit formats' round trip and stochastic
 # rounding beside memcpy, on one thread and on the library's two.
 out_of_cache="${BUILD:-build}/bench/simd/bench_simd_conversion --benchmark_filter='^(memcpy_fp32|(round_trip|round_trip_stochastic|quantize_stochastic)/(fp16|bf16|e5m2|e4m3))/67108864\$' --benchmark_min_time=0.3 --benchmark_repetitions=5 --benchmark_enable_random_interleaving=true --benchmark_report_aggregates_only=true"
@@ -59,6 +61,7 @@ if [[ ${2:-} != --from-json ]]; then
   bash -c "$small_calls --benchmark_format=json" >"$data/small_calls.json"
   bash -c "$matvec --benchmark_format=json" >"$data/matvec.json"
   bash -c "$matvec_avx2 --benchmark_format=json" >"$data/matvec_avx2.json"
+  bash -c "$matvec_small --benchmark_format=json" >"$data/matvec_small.json"
   bash -c "$out_of_cache --benchmark_format=json" >"$data/out_of_cache.json"
   bash -c "$out_of_cache_threads --benchmark_format=json" >"$data/out_of_cache_threads.json"
   bash -c "$gemm_1024 --benchmark_format=json" >"$data/gemm_1024.json"
@@ -85,6 +88,14 @@ fi
   "$python" scripts/bench_report.py "$data/matvec_avx2.json" --speedup \
     --baseline 'openblas_sgemv_1x8192x8192/threads:1/real_time' \
     --title 'The same under SOFTFLOAT_MAX_ISA=avx2 and OpenBLAS Haswell kernels' --command "$matvec_avx2"
+  # Pages measured before the small matrix-vector table existed have no matvec_small.json.
+  if [[ -f $data/matvec_small.json ]]; then
+    echo
+    "$python" scripts/bench_report.py "$data/matvec_small.json" --speedup \
+      --baseline 'openblas_sgemv_small/n:{size}/real_time' \
+      --title 'Matrix-vector product at small sizes, 1 x n x n (speed-up over OpenBLAS sgemv of the same n)' \
+      --command "$matvec_small"
+  fi
   echo
   "$python" scripts/bench_report.py "$data/out_of_cache.json" --baseline 'memcpy_fp32/{size}' \
     --title 'Out of cache, 2^26 values, one thread (time / memcpy of the same floats)' --command "$out_of_cache"

@@ -1,5 +1,6 @@
 """scripts/bench_report.py on a small Google Benchmark document: the machine from the
-context, each row's median, and its ratio to the baseline of the same size."""
+context, each row's median, and its ratio to the baseline of the same size (a plain "/N"
+argument or a named "n:N")."""
 import json
 import pathlib
 import subprocess
@@ -51,9 +52,18 @@ def main():
     result = run("--baseline", "memcpy_fp32/{size}", document={"context": DOCUMENT["context"], "benchmarks": shuffled})
     names = [line.split(" | ")[0][2:] for line in result.stdout.splitlines() if line.startswith("| ") and "/16" in line]
     assert names == ["memcpy_fp32/16", "a/16", "c/16", "b/16"], result.stdout
+    # A size named by its argument, n:N, wherever it stands.
+    named = [row("sgemv_small/n:16/real_time", 40.0), row("sgemv_small/n:64/real_time", 200.0),
+             row("matvec_small/n:16/threads:1/summation:0/real_time", 400.0),
+             row("matvec_small/n:64/threads:1/summation:0/real_time", 500.0)]
+    result = run("--baseline", "sgemv_small/n:{size}/real_time", "--speedup",
+                 document={"context": DOCUMENT["context"], "benchmarks": named})
+    lines = result.stdout.splitlines()
+    assert "| matvec_small/n:16/threads:1/summation:0/real_time | 400 ns | 0.10x |" in lines, result.stdout
+    assert "| matvec_small/n:64/threads:1/summation:0/real_time | 500 ns | 0.40x |" in lines, result.stdout
     result = run("--baseline", "nothing/{size}")
     assert result.returncode != 0 and "no row has the baseline 'nothing/{size}'" in result.stderr
-    print("5 passed, 0 failed")
+    print("6 passed, 0 failed")
 
 
 if __name__ == "__main__":
