@@ -42,6 +42,7 @@ struct ByteDecode {
   std::uint32_t sign_shift;       // 31 - (E + M): moves the sign bit to bit 31
   std::uint32_t exception_code;   // 256: none
   std::uint32_t exception_from;   // magnitudes >= this come from the table (256: none)
+  friend bool operator==(const ByteDecode&, const ByteDecode&) = default;
 };
 
 // The fp32 rule for `format`, whose 256 code values (simd::dequantize) are `table`;
@@ -55,6 +56,7 @@ struct HalfByteDecode {
   std::uint32_t half_mask;        // the bits of h kept after the shift: sign, exponent, mantissa
   float scale;                    // 2^(15 - bias)
   std::uint32_t exception_from;   // magnitudes >= this come from the table (256: none)
+  friend bool operator==(const HalfByteDecode&, const HalfByteDecode&) = default;
 };
 
 // The half rule for `format` (table as above); false when it does not apply: a format
