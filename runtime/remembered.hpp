@@ -6,11 +6,13 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <utility>
 
 namespace softfloat::detail {
 
 // The last kSets values of derive(key), the oldest replaced first. A reference that get()
-// returns stays valid until this thread's next get() on the same object.
+// returns stays valid until this thread's next get() on the same object. A derive() that
+// throws leaves every slot as it was.
 template <class Key, class Value, std::size_t kSets>
 class Remembered {
  public:
@@ -18,11 +20,12 @@ class Remembered {
   const Value& get(const Key& key, Derive derive) {
     for (std::size_t i = 0; i < used_; ++i)
       if (keys_[i] == key) return values_[i];
+    Value derived = derive();
     const std::size_t slot = next_;
     next_ = (next_ + 1) % kSets;
     used_ = std::max(used_, slot + 1);
     keys_[slot] = key;
-    values_[slot] = derive();
+    values_[slot] = std::move(derived);
     return values_[slot];
   }
 

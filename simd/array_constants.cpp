@@ -8,10 +8,10 @@
 #include <cstdint>
 #include <string>
 
+#include "runtime/remembered.hpp"
 #include "softfloat/exact_value.hpp"
 #include "softfloat/fast_conversion.hpp"
 #include "softfloat/round_to_format.hpp"
-#include "runtime/remembered.hpp"
 
 namespace softfloat::simd::detail {
 

@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -50,6 +51,19 @@ TEST(Remembered, TheOldestKeyGivesWayFirst) {
   EXPECT_EQ(d.get(4).derivation, 4);
   EXPECT_EQ(d.get(2).derivation, 6);  // 2 was replaced by 1
   EXPECT_EQ(d.derived, (std::vector<int>{1, 2, 3, 4, 1, 2}));
+}
+
+// A derivation that throws remembers nothing: the key is derived again when next asked,
+// and no other key loses its slot.
+TEST(Remembered, AThrowingDerivationLeavesEverySlot) {
+  Deriving d;
+  d.get(1);
+  d.get(2);
+  EXPECT_THROW(d.remembered.get(3, []() -> Made { throw std::runtime_error("no"); }), std::runtime_error);
+  EXPECT_EQ(d.get(1).derivation, 1);
+  EXPECT_EQ(d.get(2).derivation, 2);
+  EXPECT_EQ(d.get(3).derivation, 3);
+  EXPECT_EQ(d.get(3).key, 3);
 }
 
 TEST(Remembered, KeysCompareByValue) {
