@@ -73,7 +73,8 @@ fi
   echo "# $name"
   echo
   echo "Made by \`bash docs/performance/regenerate.sh $name\` from the JSON in \`data/$name/\`"
-  echo "(commit $(git rev-parse --short HEAD) when the page was written). One thread unless a table"
+  echo "(commit $(git rev-parse --short HEAD) when the page was written; each table's date is when its JSON was measured,"
+  echo "which may be an earlier commit's). One thread unless a table"
   echo "says otherwise, medians of 3 repetitions (5 out of cache) run in random order; each ratio is to a baseline"
   echo "measured in the same process. Unless OPENBLAS_CORETYPE is set, the script names the best"
   echo "OpenBLAS core the CPU's flags allow (each table's header gives the core that ran)."
