@@ -10,9 +10,10 @@ one table whose every row carries its ratio to a baseline measured in the same p
 A row's time is its median over the repetitions (real time when the benchmark asked for
 it), else its single run. --baseline names the row it is divided by; "{size}" stands for
 the row's "n:N" argument, else its last "/N" argument, so that each size is compared
-with the baseline of the same size. --speedup writes baseline / row instead (how many times faster than the
-baseline: for matrix-vector products against sgemv); without it the ratio is row /
-baseline (how many times the baseline's time: for conversions against memcpy).
+with the baseline of the same size. --speedup writes baseline / row instead (how many
+times faster than the baseline: for matrix-vector products against sgemv); without it
+the ratio is row / baseline (how many times the baseline's time: for conversions
+against memcpy).
 The machine comes from the context that bench/common/cpu_context.hpp adds: the model
 string, cpuid's vendor, family and model, the capabilities and SOFTFLOAT_MAX_ISA.
 """
