@@ -89,8 +89,8 @@ const float* e2m1_values() {
 void matvec_e2m1(const float* x, const BlockScaledWeights& w, float* y) {
   const float* values = e2m1_values();
   const std::size_t n = w.n;
-  // Room for either layout: nibble lanes fill whole chunks of 128 columns, the even and
-  // odd halves (n + 1) / 2 each.
+  // Room for each layout: nibble lanes fill whole chunks of 128 columns, byte lanes of
+  // 64, the even and odd halves (n + 1) / 2 each.
   std::vector<float> sums((n + 127) / 128 * 128 + 1, 0.0f);  // the chains start from +0
   const bsd::UnscaledChainWindow window =
       w.scaling == WeightScaling::mx ? bsd::unscaled_chain_window(x, w.k) : bsd::UnscaledChainWindow{};

@@ -1,7 +1,8 @@
 // The per-target part of the block-scaled matrix-vector product
 // (softfloat/block_scaled_matmul.hpp), compiled for every Highway target by
 // block_scaled_matmul.cpp: y continued over rows of E2M1 codes, two columns a byte.
-// AVX-512 keeps the sums in nibble lanes instead (e2m1_nibble_lanes-inl.h).
+// AVX-512 keeps the sums in nibble lanes instead (e2m1_nibble_lanes-inl.h), AVX2 in byte
+// lanes (e2m1_byte_lanes-inl.h).
 //
 // A byte of row p holds columns 2i (low nibble) and 2i + 1 (high nibble). Rather than
 // interleave the two nibbles back into column order (shuffles per vector), the running
@@ -9,12 +10,8 @@
 // interleaves them once at the end. A vector of bytes then gives one vector of even
 // columns (code & 0xF) and one of odd columns (code >> 4), each decoded by one
 // in-register table lookup:
-//   16 or more lanes (AVX-512): vpermps on the 16 E2M1 values, signs included;
-//   8 lanes (AVX2): vpermps on the 8 magnitudes {0, 0.5, 1, 1.5, 2, 3, 4, 6}, then the
-//     sign bit (code bit 3) moved to bit 31 and ORed in. vpermps reads the low 3 bits of
-//     each index, and the bytes are sign-extended (LoadCodeBytes), so that bit 31 of
-//     the lane already is the high nibble's sign: four operations a nibble, no masks
-//     before the lookup (six with them);
+//   16 or more lanes: vpermps on the 16 E2M1 values, signs included (unused on x86,
+//     whose AVX-512 takes the nibble lanes);
 //   fewer lanes (SSE4, NEON, scalar): a gather from the 16-entry table.
 // Worked value: byte 0xA3 = columns (0x3, 0xA): 0x3 is +1.5, 0xA is -(magnitude 2) = -1.
 // Each decoded value is multiplied by its column's block scale (exact, as the header
@@ -39,6 +36,7 @@
 
 #include "hwy/highway.h"
 #include "block_formats/block_scales-inl.h"
+#include "block_formats/e2m1_byte_lanes-inl.h"
 #include "block_formats/e2m1_nibble_lanes-inl.h"
 #include "block_formats/six_bit_matvec-inl.h"
 #include "block_formats/unscaled_chain.hpp"
@@ -59,17 +57,15 @@ using D1 = hn::CappedTag<float, 1>;
 // so the table travels as an argument).
 constexpr bool kFixedWidth = HWY_TARGET != HWY_SCALAR && !HWY_HAVE_SCALABLE;
 constexpr bool kSixteenLanes = kFixedWidth && hn::MaxLanes(DF()) == 16;
-constexpr bool kEightLanes = kFixedWidth && hn::MaxLanes(DF()) == 8;
 
-// The table vector that the lookups read: the 16 values (16 lanes, E2m1Decode), the 8
-// magnitudes (codes 0 .. 7, 8 lanes: AVX2, whose lookup is E2m1Step's), else unused.
+// The table vector that the lookups read: the 16 values (16 lanes, E2m1Decode), else
+// unused.
 HWY_INLINE VF E2m1Table(const float* values16) {
-  if constexpr (kSixteenLanes || kEightLanes) return hn::LoadU(DF(), values16);
+  if constexpr (kSixteenLanes) return hn::LoadU(DF(), values16);
   return hn::Zero(DF());
 }
 
-// codes: one 4-bit code per lane (higher bits zero). Sixteen lanes or a gather: the one
-// target of eight (AVX2) decodes both nibbles of a byte in E2m1Step.
+// codes: one 4-bit code per lane (higher bits zero).
 HWY_INLINE VF E2m1Decode(VF table, const float* values16, VU codes) {
   const DF df;
   if constexpr (kSixteenLanes) {
@@ -101,23 +97,9 @@ HWY_INLINE void LoadScales(const std::uint8_t* HWY_RESTRICT scale_codes, std::si
   s_odd = ScaleValues<kKind>(du, odd_codes);
 }
 
-#if HWY_ARCH_X86 && HWY_TARGET == HWY_AVX2
-#define SOFTFLOAT_E2M1_SIGN_EXTENDED 1
-#else
-#define SOFTFLOAT_E2M1_SIGN_EXTENDED 0
-#endif
-
-// One code byte per 32-bit lane, the bytes at `at`: sign-extended where E2m1Step reads
-// the high nibble's sign from bit 31 (AVX2), else zero-extended.
+// One code byte per 32-bit lane, the bytes at `at`.
 HWY_INLINE VU LoadCodeBytes(const std::uint8_t* HWY_RESTRICT at) {
-  const DU du;
-#if SOFTFLOAT_E2M1_SIGN_EXTENDED
-  const hn::RebindToSigned<DU> di;
-  const hn::Rebind<std::int8_t, DU> d8;
-  return hn::BitCast(du, hn::PromoteTo(di, hn::LoadU(d8, reinterpret_cast<const std::int8_t*>(at))));
-#else
-  return hn::PromoteTo(du, hn::LoadU(hn::Rebind<std::uint8_t, DU>(), at));
-#endif
+  return hn::PromoteTo(DU(), hn::LoadU(hn::Rebind<std::uint8_t, DU>(), at));
 }
 
 // The running sums of one vector of bytes (2 lanes of columns each, from LoadCodeBytes):
@@ -133,18 +115,6 @@ HWY_INLINE void E2m1Step(VF table, const float* values16, VU byte, VF activation
   // instruction).
   VF w_even = VF{_mm512_permutexvar_ps(byte.raw, table.raw)};
   VF w_odd = E2m1Decode(table, values16, hn::ShiftRight<4>(byte));
-#elif SOFTFLOAT_E2M1_SIGN_EXTENDED
-  // AVX2's vpermps reads the low 3 bits of each index, the magnitude's; the sign of the
-  // low nibble is bit 3 (shifted up to 31), of the high nibble bit 7, which sign
-  // extension copied to bit 31. Worked value: byte 0xA3 extends to 0xFFFFFFA3; low
-  // index 3 -> 1.5, bit 31 of 0xA3 << 28 = 0x30000000 is clear: +1.5; high index
-  // 0xFFFFFFA3 >> 4 = 0x0FFFFFFA, low 3 bits 2 -> 1, bit 31 of the byte set: -1.
-  const DF df;
-  const VU sign_bit = hn::Set(du, 0x80000000u);
-  VF w_even = hn::Or(VF{_mm256_permutevar8x32_ps(table.raw, byte.raw)},
-                     hn::BitCast(df, hn::And(hn::ShiftLeft<28>(byte), sign_bit)));
-  VF w_odd = hn::Or(VF{_mm256_permutevar8x32_ps(table.raw, hn::ShiftRight<4>(byte).raw)},
-                    hn::BitCast(df, hn::And(byte, sign_bit)));
 #else
   VF w_even = E2m1Decode(table, values16, hn::And(byte, hn::Set(du, 0xFu)));
   VF w_odd = E2m1Decode(table, values16, hn::ShiftRight<4>(byte));
@@ -286,8 +256,9 @@ HWY_INLINE void AccumulateE2m1RowsOf(const float* HWY_RESTRICT x, const std::uin
 // The sums of the E2M1 product's n columns continued over `count` rows; scale_codes
 // null for plain codes, else E4M3 codes (e4m3) or E8M0, whose columns take the unscaled
 // chain where `window` allows. sums (ceil(n / 128) * 128 + 1 floats, +0 at first) is in
-// nibble lanes on AVX-512 (e2m1_nibble_lanes-inl.h), else the even columns' sums
-// followed by the odd columns' ((n + 1) / 2 each); E2m1SumsToColumns reads either.
+// nibble lanes on AVX-512 (e2m1_nibble_lanes-inl.h), in byte lanes on AVX2
+// (e2m1_byte_lanes-inl.h), else the even columns' sums followed by the odd columns'
+// ((n + 1) / 2 each); E2m1SumsToColumns reads each.
 HWY_NOINLINE void AccumulateE2m1Rows(const float* x, const std::uint8_t* codes, std::size_t stride, std::size_t count,
                                      std::size_t n, const float* values16, const std::uint8_t* scale_codes, bool e4m3,
                                      UnscaledChainWindow window, float* sums) {
@@ -295,6 +266,8 @@ HWY_NOINLINE void AccumulateE2m1Rows(const float* x, const std::uint8_t* codes, 
     constexpr ScaleKind kKind = decltype(kind)::value;
 #if SOFTFLOAT_E2M1_NIBBLE_LANES
     AccumulateE2m1NibbleLanes<kKind>(x, codes, stride, count, n, values16, scale_codes, window, sums);
+#elif SOFTFLOAT_E2M1_BYTE_LANES
+    AccumulateE2m1ByteLanes<kKind>(x, codes, stride, count, n, values16, scale_codes, window, sums);
 #else
     const std::size_t halves = (n + 1) / 2;
     AccumulateE2m1RowsOf<kKind>(x, codes, stride, count, n / 2, n % 2 != 0, values16, scale_codes, window, sums,
@@ -314,6 +287,8 @@ HWY_NOINLINE void AccumulateE2m1Rows(const float* x, const std::uint8_t* codes, 
 HWY_NOINLINE void E2m1SumsToColumns(const float* sums, std::size_t n, float* y) {
 #if SOFTFLOAT_E2M1_NIBBLE_LANES
   E2m1NibbleLaneSumsToColumns(sums, n, y);
+#elif SOFTFLOAT_E2M1_BYTE_LANES
+  E2m1ByteLaneSumsToColumns(sums, n, y);
 #else
   const std::size_t halves = (n + 1) / 2;
   for (std::size_t j = 0; j < n; ++j) y[j] = j % 2 == 0 ? sums[j / 2] : sums[halves + j / 2];
@@ -325,6 +300,6 @@ HWY_NOINLINE void E2m1SumsToColumns(const float* sums, std::size_t n, float* y) 
 }  // namespace softfloat::block_formats_detail
 HWY_AFTER_NAMESPACE();
 
-#undef SOFTFLOAT_E2M1_SIGN_EXTENDED
+#undef SOFTFLOAT_E2M1_BYTE_LANES
 #undef SOFTFLOAT_E2M1_NIBBLE_LANES
 #endif  // SOFTFLOAT_BLOCK_FORMATS_BLOCK_SCALED_MATVEC_INL_H_ toggle
