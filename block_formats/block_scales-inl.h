@@ -2,7 +2,7 @@
 // E8M0 and NVFP4's E4M3 codes decoded by integer operations rather than gathered from
 // a 256-entry table (a gather costs about as much as the 16 rows it would serve).
 // Included by the per-target kernels of block_scaled_matvec-inl.h,
-// e2m1_nibble_lanes-inl.h and six_bit_matvec-inl.h.
+// e2m1_nibble_lanes-inl.h, e2m1_byte_lanes-inl.h and six_bit_matvec-inl.h.
 
 #if defined(SOFTFLOAT_BLOCK_FORMATS_BLOCK_SCALES_INL_H_) == defined(HWY_TARGET_TOGGLE)
 #ifdef SOFTFLOAT_BLOCK_FORMATS_BLOCK_SCALES_INL_H_
@@ -140,6 +140,44 @@ HWY_INLINE hn::Mask<DF> UnscaleInWindow(VF y, VF s, VF& z) {
 HWY_INLINE hn::Mask<DF> Unscale(VF y, VF s, VF lo, VF hi, VF& z) {
   const auto in_window = hn::And(hn::Ge(s, lo), hn::Le(s, hi));
   return hn::And(in_window, UnscaleInWindow(y, s, z));
+}
+
+// The values s[k] of a chunk's eight vectors of scale codes (the E2M1 kernels' nibble
+// and byte lanes). in_window: the codes are E8M0 and all lie in the unscaled chain's
+// window, whose codes, 1 .. 253, are fp32's biased exponents, so that each value's bits
+// are its code shifted up by 23 (code 124: 0x3E000000 = 2^-3). NVFP4's usual E4M3
+// scales, positive and normal, take two operations a vector; the rest ScaleValues.
+template <ScaleKind kKind>
+HWY_INLINE void ChunkScaleValues(const VU (&codes)[8], bool in_window, VF (&s)[8]) {
+  const DU du;
+  if (kKind == ScaleKind::e8m0 && in_window) {
+    for (int k = 0; k < 8; ++k) s[k] = hn::BitCast(DF(), hn::ShiftLeft<23>(codes[k]));
+    return;
+  }
+  if constexpr (kKind == ScaleKind::e4m3) {
+    auto unusual = E4m3NotNormalPositive(du, codes[0]);
+    for (int k = 1; k < 8; ++k) unusual = hn::Or(unusual, E4m3NotNormalPositive(du, codes[k]));
+    if (hn::AllFalse(du, unusual)) {
+      for (int k = 0; k < 8; ++k) s[k] = E4m3NormalValues(du, codes[k]);
+      return;
+    }
+  }
+  for (int k = 0; k < 8; ++k) s[k] = ScaleValues<kKind>(du, codes[k]);
+}
+
+// A chunk's eight vectors of sums y continued by the unscaled chain, their E8M0 scales s
+// all in its window: where every lane passes UnscaleInWindow, y / s, then steps() (the
+// rows' steps without scales), then times s, and true; else y untouched and false (the
+// caller takes the scaled steps, whose bits are the same).
+template <class Steps>
+HWY_INLINE bool UnscaledChunkSteps(VF (&y)[8], const VF (&s)[8], VF (&z)[8], Steps&& steps) {
+  auto ok = UnscaleInWindow(y[0], s[0], z[0]);
+  for (int k = 1; k < 8; ++k) ok = hn::And(ok, UnscaleInWindow(y[k], s[k], z[k]));
+  if (!hn::AllTrue(DF(), ok)) return false;
+  for (int k = 0; k < 8; ++k) y[k] = z[k];
+  steps();
+  for (int k = 0; k < 8; ++k) y[k] = hn::Mul(y[k], s[k]);
+  return true;
 }
 
 // NOLINTNEXTLINE(google-readability-namespace-comments)

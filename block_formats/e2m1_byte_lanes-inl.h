@@ -139,28 +139,17 @@ HWY_INLINE bool ByteLaneScales(const std::uint8_t* HWY_RESTRICT scale_codes, std
   for (int q = 0; q < 4; ++q) codes[q] = hn::ShiftRight<16>(VU{words[q]});
   UnpackedWordsOnTop(odd, _mm256_setzero_si256(), words);
   for (int q = 0; q < 4; ++q) codes[4 + q] = hn::ShiftRight<16>(VU{words[q]});
+  bool in_window = false;
   if constexpr (kKind == ScaleKind::e8m0) {
     if (!window.empty()) {
       const VU first = hn::Set(du, window.code_lo), past = hn::Set(du, window.code_hi - window.code_lo + 1);
       auto inside = hn::Lt(hn::Sub(codes[0], first), past);
       for (int q = 1; q < 8; ++q) inside = hn::And(inside, hn::Lt(hn::Sub(codes[q], first), past));
-      if (hn::AllTrue(du, inside)) {
-        for (int q = 0; q < 8; ++q) s[q] = hn::BitCast(DF(), hn::ShiftLeft<23>(codes[q]));
-        return true;
-      }
+      in_window = hn::AllTrue(du, inside);
     }
   }
-  if constexpr (kKind == ScaleKind::e4m3) {
-    // NVFP4's usual scales are positive and normal: two operations a vector.
-    auto unusual = E4m3NotNormalPositive(du, codes[0]);
-    for (int q = 1; q < 8; ++q) unusual = hn::Or(unusual, E4m3NotNormalPositive(du, codes[q]));
-    if (hn::AllFalse(du, unusual)) {
-      for (int q = 0; q < 8; ++q) s[q] = E4m3NormalValues(du, codes[q]);
-      return false;
-    }
-  }
-  for (int q = 0; q < 8; ++q) s[q] = ScaleValues<kKind>(du, codes[q]);
-  return false;
+  ChunkScaleValues<kKind>(codes, in_window, s);
+  return in_window;
 }
 
 // The sums of `count` rows of E2M1 codes (row p at codes + p * stride, n columns, two a
@@ -225,17 +214,8 @@ HWY_INLINE void AccumulateE2m1ByteLanes(const float* HWY_RESTRICT x, const std::
         bool unscaled = false;
         if constexpr (kKind == ScaleKind::e8m0) {
           // The unscaled chain where every lane of the chunk may take it.
-          if (in_window) {
-            VF z[8];
-            auto ok = UnscaleInWindow(y[0], s[0], z[0]);
-            for (int q = 1; q < 8; ++q) ok = hn::And(ok, UnscaleInWindow(y[q], s[q], z[q]));
-            if (hn::AllTrue(df, ok)) {
-              unscaled = true;
-              for (int q = 0; q < 8; ++q) y[q] = z[q];
-              steps(std::true_type());
-              for (int q = 0; q < 8; ++q) y[q] = hn::Mul(y[q], s[q]);
-            }
-          }
+          VF z[8];
+          if (in_window) unscaled = UnscaledChunkSteps(y, s, z, [&] { steps(std::true_type()); });
         }
         if (!unscaled) steps(std::false_type());
         for (int q = 0; q < 8; ++q) hn::StoreU(y[q], df, chunk_sums + q * 8);

@@ -89,27 +89,16 @@ HWY_INLINE bool NibbleLaneScales(const std::uint8_t* HWY_RESTRICT scale_codes, s
     const VU word = k < 4 ? low : high;
     codes[k] = hn::And(hn::ShiftRight<8 * (k % 4)>(word), hn::Set(du, 0xFFu));
   });
+  bool in_window = false;
   if constexpr (kKind == ScaleKind::e8m0) {
     if (!window.empty()) {
       const auto first = hn::Set(d8, std::uint8_t(window.code_lo));
       const auto past = hn::Set(d8, std::uint8_t(window.code_hi - window.code_lo + 1));
-      if (hn::AllTrue(d8, hn::Lt(hn::Sub(lo, first), past)) && hn::AllTrue(d8, hn::Lt(hn::Sub(hi, first), past))) {
-        for (int k = 0; k < 8; ++k) s[k] = hn::BitCast(DF(), hn::ShiftLeft<23>(codes[k]));
-        return true;
-      }
+      in_window = hn::AllTrue(d8, hn::Lt(hn::Sub(lo, first), past)) && hn::AllTrue(d8, hn::Lt(hn::Sub(hi, first), past));
     }
   }
-  if constexpr (kKind == ScaleKind::e4m3) {
-    // NVFP4's usual scales are positive and normal: two operations a vector.
-    auto unusual = E4m3NotNormalPositive(du, codes[0]);
-    for (int k = 1; k < 8; ++k) unusual = hn::Or(unusual, E4m3NotNormalPositive(du, codes[k]));
-    if (hn::AllFalse(du, unusual)) {
-      for (int k = 0; k < 8; ++k) s[k] = E4m3NormalValues(du, codes[k]);
-      return false;
-    }
-  }
-  for (int k = 0; k < 8; ++k) s[k] = ScaleValues<kKind>(du, codes[k]);
-  return false;
+  ChunkScaleValues<kKind>(codes, in_window, s);
+  return in_window;
 }
 
 // The sums of `count` rows of E2M1 codes (row p at codes + p * stride, n columns, two a
@@ -171,17 +160,8 @@ HWY_INLINE void AccumulateE2m1NibbleLanes(const float* HWY_RESTRICT x, const std
         bool unscaled = false;
         if constexpr (kKind == ScaleKind::e8m0) {
           // The unscaled chain where every lane of the chunk may take it.
-          if (in_window) {
-            VF z[8];
-            auto ok = UnscaleInWindow(y[0], s[0], z[0]);
-            for (int k = 1; k < 8; ++k) ok = hn::And(ok, UnscaleInWindow(y[k], s[k], z[k]));
-            if (hn::AllTrue(df, ok)) {
-              unscaled = true;
-              for (int k = 0; k < 8; ++k) y[k] = z[k];
-              steps(std::true_type());
-              for (int k = 0; k < 8; ++k) y[k] = hn::Mul(y[k], s[k]);
-            }
-          }
+          VF z[8];
+          if (in_window) unscaled = UnscaledChunkSteps(y, s, z, [&] { steps(std::true_type()); });
         }
         if (!unscaled) steps(std::false_type());
         ForEachNibble([&](auto k) { hn::StoreU(y[k], df, chunk_sums + k * kNibbleLanes); });
