@@ -56,8 +56,9 @@
 //
 // Kernels: E2M1 elements (plain, MXFP4, NVFP4) are decoded in registers by a table
 // lookup within one vector (vpermps: a 16-entry table on AVX-512, indexed by each 32-bit
-// lane's nibbles in turn, eight columns a lane; the 8 magnitudes and the sign bit on
-// AVX2, two columns a byte; a gather on narrower targets), multiplied by the
+// lane's nibbles in turn, eight columns a lane; vpshufb on AVX2: the two top bytes of
+// each value's fp32 bits, 32 nibbles a lookup, then byte unpacks; a gather on narrower
+// targets), multiplied by the
 // block's scales (decoded once per block of rows by integer operations, no table), and
 // accumulated by FMA in eight independent chains, reading each byte of W once. Where an
 // MX scale s = 2^e allows (block_formats/unscaled_chain.hpp: e within bounds that the
