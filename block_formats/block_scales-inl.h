@@ -170,7 +170,8 @@ HWY_INLINE void ChunkScaleValues(const VU (&codes)[8], bool in_window, VF (&s)[8
 // rows' steps without scales), then times s, and true; else y untouched and false (the
 // caller takes the scaled steps, whose bits are the same).
 template <class Steps>
-HWY_INLINE bool UnscaledChunkSteps(VF (&y)[8], const VF (&s)[8], VF (&z)[8], Steps&& steps) {
+HWY_INLINE bool UnscaledChunkSteps(VF (&y)[8], const VF (&s)[8], Steps&& steps) {
+  VF z[8];
   auto ok = UnscaleInWindow(y[0], s[0], z[0]);
   for (int k = 1; k < 8; ++k) ok = hn::And(ok, UnscaleInWindow(y[k], s[k], z[k]));
   if (!hn::AllTrue(DF(), ok)) return false;

@@ -160,8 +160,7 @@ HWY_INLINE void AccumulateE2m1NibbleLanes(const float* HWY_RESTRICT x, const std
         bool unscaled = false;
         if constexpr (kKind == ScaleKind::e8m0) {
           // The unscaled chain where every lane of the chunk may take it.
-          VF z[8];
-          if (in_window) unscaled = UnscaledChunkSteps(y, s, z, [&] { steps(std::true_type()); });
+          if (in_window) unscaled = UnscaledChunkSteps(y, s, [&] { steps(std::true_type()); });
         }
         if (!unscaled) steps(std::false_type());
         ForEachNibble([&](auto k) { hn::StoreU(y[k], df, chunk_sums + k * kNibbleLanes); });
