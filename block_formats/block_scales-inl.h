@@ -142,6 +142,9 @@ HWY_INLINE hn::Mask<DF> Unscale(VF y, VF s, VF lo, VF hi, VF& z) {
   return hn::And(in_window, UnscaleInWindow(y, s, z));
 }
 
+// x86 with AVX2 or AVX-512 only: the E2M1 kernels that keep chunks of sums in arrays
+// of vectors (arrays that SVE's sizeless vectors cannot form).
+#if HWY_ARCH_X86 && HWY_TARGET <= HWY_AVX2
 // The values s[k] of a chunk's eight vectors of scale codes (the E2M1 kernels' nibble
 // and byte lanes). in_window: the codes are E8M0 and all lie in the unscaled chain's
 // window, whose codes, 1 .. 253, are fp32's biased exponents, so that each value's bits
@@ -180,6 +183,7 @@ HWY_INLINE bool UnscaledChunkSteps(VF (&y)[8], const VF (&s)[8], Steps&& steps) 
   for (int k = 0; k < 8; ++k) y[k] = hn::Mul(y[k], s[k]);
   return true;
 }
+#endif  // HWY_ARCH_X86 && HWY_TARGET <= HWY_AVX2
 
 // NOLINTNEXTLINE(google-readability-namespace-comments)
 }  // namespace HWY_NAMESPACE
