@@ -131,8 +131,8 @@ HWY_INLINE bool ByteLaneScales(const std::uint8_t* HWY_RESTRICT scale_codes, std
       _mm256_packus_epi16(_mm256_and_si256(a, low_bytes), _mm256_and_si256(b, low_bytes)), 0xD8);
   const __m256i odd =
       _mm256_permute4x64_epi64(_mm256_packus_epi16(_mm256_srli_epi16(a, 8), _mm256_srli_epi16(b, 8)), 0xD8);
-  // The codes unpacked as the weights' bytes are, with zero as the low halves, each lane's
-  // code on top; shifted down, a code per lane.
+  // The codes unpacked as the weights' bytes are, as the low bytes of words whose high
+  // bytes are zero: each lane's code lands in bits 16-23, and a shift down leaves it alone.
   VU codes[8];
   __m256i words[4];
   UnpackedWordsOnTop(even, _mm256_setzero_si256(), words);
