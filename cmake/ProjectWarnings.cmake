@@ -55,10 +55,21 @@ endfunction()
 # The checking builds (sanitizers) compile a target's own code with less optimisation
 # than the library's: the tests, the command's parts and the bindings are mostly glue
 # and gtest templates whose optimisation costs more compile time under the sanitizers
-# (-O1 against -Og: about 16 s against 9 s a test file) than it saves at run time, while
-# the library they call keeps the preset's -O1. Release builds are untouched.
+# (-O1 against -Og: about 16 s against 9 s a test file) than it saves at run time. The
+# library takes -Og too, all but one file (below). Release builds are untouched.
 function(softfloat_checking_optimisation target level)
   if(SOFTFLOAT_SANITIZE OR SOFTFLOAT_TSAN)
     target_compile_options(${target} PRIVATE ${level})
+  endif()
+endfunction()
+
+# softfloat_checking_source_optimisation(TARGET SOURCE LEVEL): one source file of TARGET
+# at LEVEL in the checking builds, after the target's own level (GCC takes the last -O).
+# The library is compiled at -Og there but for the array conversions' dispatch, whose
+# tests run the kernels over millions of values on every target and take twice as long
+# from code compiled at -Og (softfloat/CMakeLists.txt has the measurements).
+function(softfloat_checking_source_optimisation target source level)
+  if(SOFTFLOAT_SANITIZE OR SOFTFLOAT_TSAN)
+    set_source_files_properties(${source} TARGET_DIRECTORY ${target} PROPERTIES COMPILE_OPTIONS ${level})
   endif()
 endfunction()

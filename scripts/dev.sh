@@ -205,7 +205,9 @@ build_demo() {
 }
 
 # The sanitizer build (preset "sanitize", from the hidden "checking" one):
-# -O1 keeps the sanitized tests reasonably fast while the stack traces stay readable;
+# -O1 keeps the sanitized tests reasonably fast while the stack traces stay readable
+# (the preset's level; the tests and most of the library take -Og, which compiles
+# several times faster under both sanitizers: cmake/ProjectWarnings.cmake);
 # -g1 (line tables only) is all a sanitizer's stack trace needs and compiles about a
 # quarter faster than -g (21 s against 16 s of CPU for a typical test file).
 # It runs `ctest -LE exhaustive` and no benchmark, so it builds neither. Of the
@@ -232,7 +234,7 @@ build_sanitize() { configure_and_build sanitize; }
 # threading around the kernels (the worker pool, the dispatch, the per-thread
 # constants), the same whichever target runs, while each further target costs a minute
 # or more of instrumented compilation. (The Release build checks every target's
-# results.) -O1 as in the sanitizer build.
+# results.) The optimisation levels are the sanitizer build's.
 build_tsan() { configure_and_build tsan; }
 
 # One phase, the build included (its time is the phase's budget). Any report fails its
