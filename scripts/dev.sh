@@ -10,7 +10,9 @@
 #                              formats, encodings, the precision experiments, figures in
 #                              build/tour/)
 #   bash scripts/dev.sh test   the same install and build, then everything CI checks:
-#                              1. ctest in build/ (all labels, the exhaustive sweeps too)
+#                              1. ctest in build/ (all labels, the exhaustive sweeps too,
+#                                 but not rerun_installed: the Python test files that 7
+#                                 runs against the installed package)
 #                              2. a sanitizer build in build-sanitize/ (ASan + UBSan) and
 #                                 ctest -LE exhaustive there
 #                              3. a ThreadSanitizer build in build-tsan/ of only the tests
@@ -368,12 +370,17 @@ fuzz_all() {
 }
 
 # The Python package as a user gets it (phase 7), in build-pip/ (made anew each run):
-#  1. `pip install '.[torch,test]'` into a fresh virtual environment: scikit-build-core
-#     builds the library and the module (pyproject.toml); then the Python tests, run
-#     from outside the checkout so that `import softfloat` can only find the installed
-#     copy (SOFTFLOAT_TEST_INSTALLED=1: test_package.py asserts it lies in site-packages).
-#  2. `pip wheel .`, from the same CMake build folder (so nothing compiles twice), and
-#     `auditwheel repair`, which copies Debian's libhwy.so.1 into the wheel.
+#  1. `pip wheel .` in a fresh virtual environment: pip's isolated build environment,
+#     where scikit-build-core builds the library and the module (pyproject.toml), as
+#     `pip install .` does before it installs; then `pip install` of that wheel with the
+#     extras torch and test. (Not `pip install .` and then `pip wheel .`: every isolated
+#     build environment puts pybind11's headers under a new path, so the second would
+#     compile the module again, a minute of CPU, for the same wheel.) Then the Python
+#     tests, the whole of python/tests/, run from outside the checkout so that `import
+#     softfloat` can only find the installed copy (SOFTFLOAT_TEST_INSTALLED=1:
+#     test_package.py asserts it lies in site-packages). ctest in build/ leaves these
+#     files to this step in CI (label rerun_installed, python/tests/CMakeLists.txt).
+#  2. `auditwheel repair` of that wheel, which copies Debian's libhwy.so.1 into it.
 #  3. The repaired wheel in a second fresh environment with NumPy 1.26, the oldest NumPy
 #     supported: a short convert-and-compare run, and python/packaging/check_wheel.py,
 #     which hides Debian's Highway and imports both installs (only the repaired one may
@@ -385,16 +392,18 @@ pip_package_phase() {
   python=$(type -P python3) || return 1
   rm -rf "$work" && mkdir -p "$work/outside" || return 1
   local cmake_dir=$repo_root/$work/cmake
-  pip_step "pip install '.[torch,test]' into $work/venv"
+  pip_step "pip wheel . in $work/venv, and pip install of the wheel with [torch,test]"
   "$python" -m venv "$work/venv" &&
-    pip_install "$work/venv" "$constraints" -C build-dir="$cmake_dir" ".[torch,test]" || return 1
+    "$work/venv/bin/python" -m pip wheel --quiet --disable-pip-version-check --no-deps -c "$constraints" \
+      -C build-dir="$cmake_dir" -w "$work/dist" . || return 1
+  local wheels=("$work"/dist/softfloat-*.whl)
+  [[ ${#wheels[@]} -eq 1 && -f ${wheels[0]} ]] || { echo "expected one wheel in $work/dist: ${wheels[*]}" >&2; return 1; }
+  pip_install "$work/venv" "$constraints" "${wheels[0]}[torch,test]" || return 1
   pip_step "the Python tests against the installed package, from $work/outside"
   (cd "$work/outside" && SOFTFLOAT_TEST_INSTALLED=1 ../venv/bin/python -m pytest -q -rs -p no:cacheprovider \
     "$repo_root/python/tests") || return 1
-  pip_step "pip wheel . and auditwheel repair"
-  "$work/venv/bin/python" -m pip wheel --quiet --no-deps -c "$constraints" -C build-dir="$cmake_dir" \
-    -w "$work/dist" . || return 1
-  .venv/bin/auditwheel repair --wheel-dir "$work/wheelhouse" "$work"/dist/softfloat-*.whl || return 1
+  pip_step "auditwheel repair"
+  .venv/bin/auditwheel repair --wheel-dir "$work/wheelhouse" "${wheels[0]}" || return 1
   pip_step "the repaired wheel in $work/wheel-venv, NumPy 1.26"
   "$python" -m venv "$work/wheel-venv" &&
     pip_install "$work/wheel-venv" python/requirements/constraints-numpy1.txt \
@@ -438,9 +447,10 @@ demo() {
 test_all() {
   setup_phases
   if run_phase "Release build (build/)" build_release; then
-    run_phase "All tests (build/, ctest -j2)" ctest --test-dir build --output-on-failure -j2
+    run_phase "Tests (build/, ctest -j2 -LE rerun_installed)" \
+      ctest --test-dir build --output-on-failure -j2 -LE rerun_installed
   else
-    skip_phase "All tests (build/, ctest -j2)" "build failed"
+    skip_phase "Tests (build/, ctest -j2 -LE rerun_installed)" "build failed"
   fi
   if run_phase "Sanitizer build (build-sanitize/)" build_sanitize; then
     run_phase "Sanitizer tests (ctest -LE exhaustive)" \
